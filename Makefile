@@ -1,0 +1,231 @@
+# KRSI appliance: one `make` builds the patched kernel, the BPF policies, the
+# static musl tools and a busybox initramfs; `make run` boots it in QEMU and
+# `make test` runs the test suite inside it.
+#
+# Everything built lands in $(BUILD) (gitignored) and, for the two bootable
+# files, in image/. Quiet by default; `make V=1` shows the commands.
+
+BUILD        ?= build
+KTARBALL     ?= /usr/src/linux-source-6.1.tar.xz
+JOBS         ?= $(shell nproc)
+
+KSRC         := $(BUILD)/linux
+KOUT         := $(BUILD)/kernel
+SYSROOT      := $(BUILD)/sysroot
+STAGING      := $(BUILD)/rootfs
+BIN          := $(BUILD)/bin
+GEN          := $(BUILD)/gen
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-8s %s\n' $(1) $(2)
+endif
+
+# ccache keyed on paths relative to the checkout, so that another clone of
+# the project (CI's) hits the same cache entries.
+export CCACHE_BASEDIR := $(abspath .)
+export CCACHE_NOHASHDIR := 1
+
+# Fixed build identity, so that a rebuild from the same inputs gives the same
+# kernel and ccache can hit on init/version.c.
+KMAKE := $(MAKE) -s -C $(KSRC) O=$(abspath $(KOUT)) -j$(JOBS) \
+	CC="ccache gcc" HOSTCC="ccache gcc" \
+	KBUILD_BUILD_TIMESTAMP="2019-09-10" KBUILD_BUILD_USER=krsi \
+	KBUILD_BUILD_HOST=appliance
+
+MUSLCC  := musl-gcc
+CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -g0 -D_GNU_SOURCE \
+	   -isystem $(SYSROOT)/include -Itools/lib -I$(GEN)
+LDFLAGS := -static -s
+
+BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
+	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
+
+.PHONY: all kernel userspace run test test-build deps clean distclean help
+all: image/bzImage image/initramfs.cpio.gz
+
+help:
+	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
+	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
+	@echo "make test       install deps, build, run host and in-guest tests"
+	@echo "make deps       install the Debian packages the build needs"
+	@echo "make clean      remove the user-space build (keeps the kernel)"
+	@echo "make distclean  remove everything built, kernel tree included"
+
+deps:
+	$(Q)tools/build/install-deps.sh
+
+run: deps all
+	./run-qemu.sh
+
+test: deps all test-build
+	tests/run-tests.sh
+
+# ---------------------------------------------------------------------------
+# Kernel: Debian's tree + kernel/patches/series, tinyconfig + krsi.config.
+# Only these inputs rebuild it.
+KERNEL_INPUTS := $(KTARBALL) kernel/krsi.config kernel/patches/series \
+	$(wildcard kernel/patches/*.patch) \
+	tools/build/prepare-kernel.sh tools/build/check-config.sh
+
+$(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
+	$(Q)mkdir -p $(KOUT)
+	$(Q)tools/build/prepare-kernel.sh $(KTARBALL) $(KSRC) kernel/patches
+	$(call msg,CONFIG,$(KOUT)/.config)
+	$(Q)$(KMAKE) tinyconfig >/dev/null
+	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
+		$(KOUT)/.config kernel/krsi.config >$(KOUT)/merge_config.log 2>&1
+	$(Q)$(KMAKE) olddefconfig >/dev/null
+	$(Q)tools/build/check-config.sh kernel/krsi.config $(KOUT)/.config
+	$(call msg,KERNEL,$(KOUT)/arch/x86/boot/bzImage)
+	$(Q)$(KMAKE) bzImage
+	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
+	$(call msg,HEADERS,$(SYSROOT)/include)
+	$(Q)$(KMAKE) headers_install INSTALL_HDR_PATH=$(abspath $(SYSROOT)) >/dev/null
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf \
+		OUTPUT=$(abspath $(BUILD)/libbpf)/ \
+		DESTDIR=$(abspath $(SYSROOT)) prefix= install_headers >/dev/null
+	$(Q)touch $@
+
+kernel: $(BUILD)/kernel.stamp
+
+image/bzImage: $(BUILD)/kernel.stamp
+	$(Q)mkdir -p image && cp $(KOUT)/arch/x86/boot/bzImage $@
+
+# The BTF of the kernel just built, as C, for CO-RE BPF programs.
+$(GEN)/vmlinux.h: $(BUILD)/kernel.stamp
+	$(call msg,BTF,$@)
+	$(Q)mkdir -p $(GEN)
+	$(Q)bpftool btf dump file $(KOUT)/vmlinux format c >$@
+
+# ---------------------------------------------------------------------------
+# BPF policies (progs/NAME.bpf.c) become light skeletons (NAME.lskel.h) that
+# the static tools embed: no libelf, no .o files in the image.
+POLICIES := $(patsubst progs/%.bpf.c,%,$(wildcard progs/*.bpf.c))
+
+$(GEN)/%.bpf.o: progs/%.bpf.c $(wildcard progs/*.h) $(GEN)/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)clang $(BPF_CFLAGS) -c $< -o $@
+
+$(GEN)/%.lskel.h: $(GEN)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)bpftool gen skeleton -L $< name $(subst -,_,$*) >$@
+
+# ---------------------------------------------------------------------------
+# Static musl tools: tools/NAME.c -> /usr/bin/NAME in the image.
+TOOLS    := $(patsubst tools/%.c,%,$(wildcard tools/*.c))
+LIB_SRCS := $(wildcard tools/lib/*.c)
+LIB_HDRS := $(wildcard tools/lib/*.h)
+SKELS    := $(patsubst %,$(GEN)/%.lskel.h,$(POLICIES))
+
+$(BIN)/%: tools/%.c $(LIB_SRCS) $(LIB_HDRS) $(SKELS) $(BUILD)/kernel.stamp
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(MUSLCC) $(CFLAGS) $< $(LIB_SRCS) $(LDFLAGS) -o $@
+
+userspace: $(patsubst %,$(BIN)/%,$(TOOLS))
+
+# ---------------------------------------------------------------------------
+# Initramfs: busybox, rootfs/, init/init as /init, and the tools.
+ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
+
+$(BUILD)/gen_init_cpio: $(BUILD)/kernel.stamp
+	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
+
+image/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS)) \
+		$(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh
+	$(call msg,CPIO,$@)
+	$(Q)mkdir -p image
+	$(Q)tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
+		/bin/busybox rootfs init/init $(BIN)
+
+# ---------------------------------------------------------------------------
+# Tests: host unit tests of tools/lib, and a test initramfs that is the
+# appliance's own with the in-guest tests appended as a second cpio archive
+# (the kernel unpacks concatenated archives in order), so that what is tested
+# is exactly what boots.
+TEST_DIR     := $(BUILD)/test
+HOST_TESTS   := $(patsubst tests/host/%.c,$(TEST_DIR)/host/%,$(wildcard tests/host/*.c))
+GUEST_LIB    := tests/guest/lib.sh tests/guest/run-guest-tests.sh
+GUEST_SH     := $(filter-out $(GUEST_LIB),$(wildcard tests/guest/*.sh))
+GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/guest/*.c))
+HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
+		-fsanitize=address,undefined -fno-omit-frame-pointer \
+		-Itools/lib -Itests/lib
+
+$(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h
+	$(call msg,HOSTCC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
+
+$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
+		$(BUILD)/kernel.stamp
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib $< $(LIB_SRCS) $(LDFLAGS) -o $@
+
+$(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) \
+		$(GUEST_BINS) $(BUILD)/gen_init_cpio
+	$(call msg,CPIO,$@)
+	$(Q)mkdir -p $(TEST_DIR)
+	$(Q){ echo "dir /tests 0755 0 0"; \
+	  for f in $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS); do \
+		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
+	  done; \
+	  echo "file /tests/LIST $(TEST_DIR)/LIST 0644 0 0"; \
+	} >$(TEST_DIR)/tests.list
+	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
+	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
+	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
+
+test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz
+
+clean:
+	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz
+
+dist# ---------------------------------------------------------------------------
+# Tests: host unit tests of tools/lib, and a test initramfs that is the
+# appliance's own with the in-guest tests appended as a second cpio archive
+# (the kernel unpacks concatenated archives in order), so that what is tested
+# is exactly what boots.
+TEST_DIR     := $(BUILD)/test
+HOST_TESTS   := $(patsubst tests/host/%.c,$(TEST_DIR)/host/%,$(wildcard tests/host/*.c))
+GUEST_LIB    := tests/guest/lib.sh tests/guest/run-guest-tests.sh
+GUEST_SH     := $(filter-out $(GUEST_LIB),$(wildcard tests/guest/*.sh))
+GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/guest/*.c))
+HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
+		-fsanitize=address,undefined -fno-omit-frame-pointer \
+		-Itools/lib -Itests/lib
+
+$(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h
+	$(call msg,HOSTCC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
+
+$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
+		$(BUILD)/kernel.stamp
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib $< $(LIB_SRCS) $(LDFLAGS) -o $@
+
+$(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) \
+		$(GUEST_BINS) $(BUILD)/gen_init_cpio
+	$(call msg,CPIO,$@)
+	$(Q)mkdir -p $(TEST_DIR)
+	$(Q){ echo "dir /tests 0755 0 0"; \
+	  for f in $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS); do \
+		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
+	  done; \
+	  echo "file /tests/LIST $(TEST_DIR)/LIST 0644 0 0"; \
+	} >$(TEST_DIR)/tests.list
+	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
+	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
+	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
+
+test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz
+
+clean:
+	rm -rf $(BUILD) image/bzImage image/*.cpio.gz

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Boot the KRSI appliance (image/bzImage + image/initramfs.cpio.gz) in QEMU on
+# the serial console. See --help.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernel=$here/image/bzImage
+initrd=$here/image/initramfs.cpio.gz
+append=""
+mode=""
+results=""
+timeout=0
+accel=tcg
+
+usage() {
+	cat <<USAGE
+usage: run-qemu.sh [OPTION]...
+
+Boot the KRSI appliance in QEMU, on this terminal (serial console, no
+graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
+
+  --kvm             use KVM instead of software emulation (TCG), after a
+                    short probe boot shows that KVM works on this machine
+  --append ARGS     extra kernel command line arguments
+  --mode MODE       what /init does: shell (default), test
+  --kernel FILE     kernel to boot (default image/bzImage)
+  --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz)
+  --results FILE    connect the guest's second serial port (/dev/ttyS1)
+                    to FILE; the test mode writes its results there
+  --timeout SECS    stop QEMU after SECS seconds (exit status 124)
+  -h, --help        show this text
+
+Exit status: QEMU's (0 when the guest rebooted), 124 on --timeout.
+USAGE
+}
+
+die() { echo "run-qemu.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kvm) accel=kvm ;;
+	--append) [ $# -ge 2 ] || die "--append needs an argument"; append="$append $2"; shift ;;
+	--mode) [ $# -ge 2 ] || die "--mode needs an argument"; mode=$2; shift ;;
+	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
+	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
+	--results) [ $# -ge 2 ] || die "--results needs a file"; results=$2; shift ;;
+	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; die "unknown option '$1'" ;;
+	esac
+	shift
+done
+
+[ -r "$kernel" ] || die "$kernel not found: run 'make' first"
+[ -r "$initrd" ] || die "$initrd not found: run 'make' first"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
+
+cmdline="console=ttyS0 panic=-1 oops=panic"
+[ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
+cmdline="$cmdline$append"
+
+qemu() {
+	$runner qemu-system-x86_64 -nographic -no-reboot -m 512M -smp 2 \
+		-kernel "$kernel" -initrd "$initrd" "$@"
+}
+
+# KVM hangs on some hosts right after "Booting from ROM": only use it when a
+# probe boot reaches /init within a few seconds.
+runner=""
+if [ "$accel" = kvm ]; then
+	[ -w /dev/kvm ] || die "--kvm: /dev/kvm is not there or not writable"
+	runner="timeout 20"
+	if ! qemu -accel kvm -append "console=ttyS0 panic=-1 krsi.mode=probe" \
+		</dev/null 2>&1 | grep -q "init: probe ok"; then
+		die "--kvm: a probe boot with KVM did not reach /init in 20 s; run without --kvm"
+	fi
+	runner=""
+fi
+
+set -- -accel "$accel" -append "$cmdline"
+[ -n "$results" ] && set -- "$@" -serial mon:stdio -serial "file:$results"
+
+[ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"
+qemu "$@"

@@ -1,0 +1,32 @@
+# Shell side of the in-guest test library (see tests/lib/check.h for the C
+# side): one "ok NAME" or "not ok NAME: why" line per check, and a non-zero
+# exit status from check_exit when any check failed.
+check_failed=0
+
+# check NAME COMMAND...: passes when COMMAND exits 0.
+check() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then
+		echo "ok $name"
+	else
+		echo "not ok $name: '$*' failed: $(echo "$out" | tail -n 1)"
+		check_failed=1
+	fi
+}
+
+# check_fails NAME COMMAND...: passes when COMMAND exits non-zero.
+check_fails() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then
+		echo "not ok $name: '$*' succeeded: $(echo "$out" | tail -n 1)"
+		check_failed=1
+	else
+		echo "ok $name"
+	fi
+}
+
+check_exit() {
+	exit "$check_failed"
+}

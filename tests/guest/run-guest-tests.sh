@@ -1,0 +1,24 @@
+#!/bin/sh
+# In-guest test runner, started by /init with krsi.mode=test.
+#
+# Runs every test listed in /tests/LIST, shows its output on the console and
+# sends its result lines, plus one "exit NAME STATUS" line per test and a
+# final "done" line, to the second serial port (/dev/ttyS1), which the host
+# harness (tests/run-tests.sh) reads back from a file. The host counts a
+# test without its "exit" line, or a run without "done", as failed.
+results=/dev/ttyS1
+[ -c "$results" ] || results=/dev/console
+
+{
+	echo "begin"
+	while read -r name; do
+		echo "=== $name" >/dev/console
+		out=/tmp/test-$name.out
+		( cd /tmp && timeout 300 "/tests/$name" ) >"$out" 2>&1
+		status=$?
+		cat "$out" >/dev/console
+		grep -e '^ok ' -e '^not ok ' "$out"
+		echo "exit $name $status"
+	done </tests/LIST
+	echo "done"
+} >"$results"
