@@ -78,13 +78,14 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)$(KMAKE) tinyconfig >/dev/null
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
 		$(KOUT)/.config kernel/krsi.config >$(KOUT)/merge_config.log 2>&1
-	$(Q)$(KMAKE) olddefconfig >/dev/null
+	$(Q)$(KMAKE) olddefconfig >>$(KOUT)/merge_config.log 2>&1
 	$(Q)tools/build/check-config.sh kernel/krsi.config $(KOUT)/.config
 	$(call msg,KERNEL,$(KOUT)/arch/x86/boot/bzImage)
 	$(Q)$(KMAKE) bzImage
 	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
 	$(call msg,HEADERS,$(SYSROOT)/include)
 	$(Q)$(KMAKE) headers_install INSTALL_HDR_PATH=$(abspath $(SYSROOT)) >/dev/null
+	$(Q)mkdir -p $(BUILD)/libbpf
 	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf \
 		OUTPUT=$(abspath $(BUILD)/libbpf)/ \
 		DESTDIR=$(abspath $(SYSROOT)) prefix= install_headers >/dev/null
@@ -186,46 +187,5 @@ test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz
 clean:
 	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz
 
-dist# ---------------------------------------------------------------------------
-# Tests: host unit tests of tools/lib, and a test initramfs that is the
-# appliance's own with the in-guest tests appended as a second cpio archive
-# (the kernel unpacks concatenated archives in order), so that what is tested
-# is exactly what boots.
-TEST_DIR     := $(BUILD)/test
-HOST_TESTS   := $(patsubst tests/host/%.c,$(TEST_DIR)/host/%,$(wildcard tests/host/*.c))
-GUEST_LIB    := tests/guest/lib.sh tests/guest/run-guest-tests.sh
-GUEST_SH     := $(filter-out $(GUEST_LIB),$(wildcard tests/guest/*.sh))
-GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/guest/*.c))
-HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
-		-fsanitize=address,undefined -fno-omit-frame-pointer \
-		-Itools/lib -Itests/lib
-
-$(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h
-	$(call msg,HOSTCC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
-
-$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
-		$(BUILD)/kernel.stamp
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib $< $(LIB_SRCS) $(LDFLAGS) -o $@
-
-$(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) \
-		$(GUEST_BINS) $(BUILD)/gen_init_cpio
-	$(call msg,CPIO,$@)
-	$(Q)mkdir -p $(TEST_DIR)
-	$(Q){ echo "dir /tests 0755 0 0"; \
-	  for f in $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS); do \
-		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
-	  done; \
-	  echo "file /tests/LIST $(TEST_DIR)/LIST 0644 0 0"; \
-	} >$(TEST_DIR)/tests.list
-	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
-	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
-	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
-
-test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz
-
-clean:
+distclean:
 	rm -rf $(BUILD) image/bzImage image/*.cpio.gz
