@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install the Debian 12 packages the appliance is built and tested with.
+# Idempotent: when every package is present, nothing is installed and
+# apt is not even asked.
+set -eu
+
+PACKAGES="
+	linux-source-6.1
+	build-essential bc bison flex cpio kmod rsync xz-utils python3 git
+	libelf-dev zlib1g-dev libssl-dev dwarves
+	clang llvm bpftool libbpf-dev
+	musl-tools busybox-static
+	qemu-system-x86
+	ccache
+"
+
+missing=""
+for pkg in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing="$missing $pkg"
+done
+
+if [ -z "$missing" ]; then
+	echo "deps: all packages present"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing:$missing; run 'make deps' as root" >&2
+	exit 1
+fi
+
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086 # the list is meant to split
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

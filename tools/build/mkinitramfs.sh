@@ -1,0 +1,47 @@
+#!/bin/sh
+# Pack the initramfs from a list given to the kernel's own gen_init_cpio, so
+# that device nodes and ownership are set without needing root on the host.
+#
+# usage: mkinitramfs.sh GEN_INIT_CPIO OUT.cpio.gz BUSYBOX ROOTFS INIT BINDIR
+set -eu
+
+gen_init_cpio=$1
+out=$2
+busybox=$3
+rootfs=$4
+init=$5
+bindir=$6
+
+list=$(mktemp)
+trap 'rm -f "$list" "$list.cpio"' EXIT
+
+{
+	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp \
+		 /run /root /home /etc /var; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "nod /dev/null 0666 0 0 c 1 3"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	# One symlink per applet, as `busybox --install -s` would make.
+	"$busybox" --list-full | while read -r applet; do
+		[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
+	done
+	echo "file /init $init 0755 0 0"
+	for tool in "$bindir"/*; do
+		[ -f "$tool" ] && echo "file /usr/bin/$(basename "$tool") $tool 0755 0 0"
+	done
+	# rootfs/ mirrors the image: directories first, then files, keeping
+	# the executable bit and making everything else read-only for others.
+	(cd "$rootfs" && find . -mindepth 1 -type d | sort) | while read -r d; do
+		echo "dir ${d#.} 0755 0 0"
+	done
+	(cd "$rootfs" && find . -type f | sort) | while read -r f; do
+		mode=0644
+		[ -x "$rootfs/$f" ] && mode=0755
+		echo "file ${f#.} $rootfs/${f#./} $mode 0 0"
+	done
+} | sort -u -k1,1 -k2,2 | awk '$1 == "dir" { print; next } { rest[NR] = $0 } END { for (i in rest) print rest[i] }' >"$list"
+
+"$gen_init_cpio" "$list" >"$list.cpio"
+gzip -9 -n <"$list.cpio" >"$out"
