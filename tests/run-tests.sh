@@ -49,9 +49,11 @@ touch "$dir/results.txt"
 tr -d '\r' <"$dir/results.txt" >"$dir/results.clean"
 count "$dir/results.clean"
 
-[ "$qemu_status" -eq 124 ] && fail "guest: timed out after $timeout s"
-[ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 0 ] ||
-	fail "guest: qemu exit status $qemu_status"
+case $qemu_status in
+0) ;;
+124) fail "guest: timed out after $timeout s" ;;
+*) fail "guest: qemu exit status $qemu_status" ;;
+esac
 grep -qx begin "$dir/results.clean" || fail "guest: the test runner never started"
 grep -qx done "$dir/results.clean" || fail "guest: the test runner did not finish"
 

@@ -16,8 +16,13 @@ list=$(mktemp)
 trap 'rm -f "$list" "$list.cpio"' EXIT
 
 {
-	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp \
-		 /run /root /home /etc /var; do
+	# Every directory once, parents before children (sort puts a path
+	# before its own subdirectories): the fixed ones and those of rootfs/.
+	{
+		printf '%s\n' /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys \
+			/tmp /run /root /home /etc /var
+		(cd "$rootfs" && find . -mindepth 1 -type d | sed 's|^\.||')
+	} | sort -u | while read -r d; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -31,17 +36,14 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	for tool in "$bindir"/*; do
 		[ -f "$tool" ] && echo "file /usr/bin/$(basename "$tool") $tool 0755 0 0"
 	done
-	# rootfs/ mirrors the image: directories first, then files, keeping
-	# the executable bit and making everything else read-only for others.
-	(cd "$rootfs" && find . -mindepth 1 -type d | sort) | while read -r d; do
-		echo "dir ${d#.} 0755 0 0"
-	done
+	# rootfs/ files keep their executable bit; everything else is
+	# read-only for others.
 	(cd "$rootfs" && find . -type f | sort) | while read -r f; do
 		mode=0644
 		[ -x "$rootfs/$f" ] && mode=0755
 		echo "file ${f#.} $rootfs/${f#./} $mode 0 0"
 	done
-} | sort -u -k1,1 -k2,2 | awk '$1 == "dir" { print; next } { rest[NR] = $0 } END { for (i in rest) print rest[i] }' >"$list"
+} >"$list"
 
 "$gen_init_cpio" "$list" >"$list.cpio"
 gzip -9 -n <"$list.cpio" >"$out"

@@ -17,7 +17,7 @@ die() { echo "prepare-kernel: $*" >&2; exit 1; }
 
 # The tarball's identity: its size and modification time.
 id=$(stat -c '%s-%Y' "$tarball")
-if [ ! -d "$tree/.git" ] || [ "$(cat "$tree/.krsi-tarball" 2>/dev/null)" != "$id" ]; then
+if [ ! -d "$tree/.git" ] || [ "$(cat "$tree/.git/krsi-tarball" 2>/dev/null)" != "$id" ]; then
 	echo "  EXTRACT $tarball"
 	rm -rf "$tree"
 	mkdir -p "$tree"
@@ -27,13 +27,11 @@ if [ ! -d "$tree/.git" ] || [ "$(cat "$tree/.krsi-tarball" 2>/dev/null)" != "$id
 	git -C "$tree" -c user.name=krsi -c user.email=krsi@localhost \
 		commit -q -m "pristine $(basename "$tarball")"
 	git -C "$tree" tag pristine
-	echo "$id" >"$tree/.krsi-tarball"
-	echo ".krsi-tarball" >>"$tree/.git/info/exclude"
+	echo "$id" >"$tree/.git/krsi-tarball"
 fi
 
-git -C "$tree" checkout -q --detach pristine
-git -C "$tree" reset -q --hard pristine
-git -C "$tree" clean -q -fdx -e .krsi-tarball
+git -C "$tree" checkout -q -f --detach pristine
+git -C "$tree" clean -q -fdx
 
 grep -v -e '^#' -e '^[[:space:]]*$' "$patchdir/series" | while read -r patch; do
 	echo "  PATCH   $patch"
