@@ -45,6 +45,10 @@ BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
 .PHONY: all kernel userspace run test test-build deps clean distclean help
+
+# Keep intermediate files (BPF objects between sources and skeletons), so
+# that a second make has nothing to do.
+.SECONDARY:
 all: image/bzImage image/initramfs.cpio.gz
 
 help:
@@ -162,14 +166,36 @@ $(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h
 	$(Q)mkdir -p $(dir $@)
 	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
 
-$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
-		$(BUILD)/kernel.stamp
+# Small purpose-built BPF programs for the guest tests (tests/progs/), kept
+# apart from the appliance's policies and never in its image.
+TEST_SKELS := $(patsubst tests/progs/%.bpf.c,$(TEST_DIR)/progs/%.lskel.h,\
+		$(wildcard tests/progs/*.bpf.c))
+
+$(TEST_DIR)/progs/%.bpf.o: tests/progs/%.bpf.c $(wildcard tests/progs/*.h) \
+		$(GEN)/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(BPF_CFLAGS) -Itests/progs -c $< -o $@
+
+$(TEST_DIR)/progs/%.lskel.h: $(TEST_DIR)/progs/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)bpftool gen skeleton -L $< name $(subst -,_,$*) >$@
+
+$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) \
+		$(TEST_SKELS) $(BUILD)/kernel.stamp
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib $< $(LIB_SRCS) $(LDFLAGS) -o $@
+	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib -Itests/progs -I$(TEST_DIR)/progs \
+		$< $(LIB_SRCS) $(LDFLAGS) -o $@
+
+# The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
+$(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)tests/expected-hooks.sh $(KSRC) $(KOUT)/vmlinux >$@
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) \
-		$(GUEST_BINS) $(BUILD)/gen_init_cpio
+		$(GUEST_BINS) $(TEST_DIR)/expected-hooks $(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(TEST_DIR)
 	$(Q){ echo "dir /tests 0755 0 0"; \
@@ -177,6 +203,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) 
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
 	  echo "file /tests/LIST $(TEST_DIR)/LIST 0644 0 0"; \
+	  echo "file /tests/expected-hooks $(TEST_DIR)/expected-hooks 0644 0 0"; \
 	} >$(TEST_DIR)/tests.list
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz

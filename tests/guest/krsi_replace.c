@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KRSI replacement by name with BPF_F_ALLOW_OVERRIDE, alone and while
+ * another thread keeps calling the hook: at no moment may neither version
+ * of the policy run.
+ */
+#include <errno.h>
+#include <linux/bpf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "krsi_test.lskel.h"
+
+#define TARGET		"/tmp/krsi_replace.target"
+#define REPLACEMENTS	5000
+
+static struct krsi_test *skel;
+static atomic_bool stop;
+static atomic_ulong opens, allowed, wrong_errno;
+
+static const char *list(void)
+{
+	static char buf[4096];
+
+	return hook_list("file_open", buf, sizeof(buf));
+}
+
+static void *hammer(void *unused)
+{
+	(void)unused;
+	while (!atomic_load(&stop)) {
+		int err = try_open(TARGET);
+
+		atomic_fetch_add(&opens, 1);
+		if (!err)
+			atomic_fetch_add(&allowed, 1);
+		else if (err != -EPERM)
+			atomic_fetch_add(&wrong_errno, 1);
+	}
+	return NULL;
+}
+
+static void test_replace(void)
+{
+	int v1 = skel->progs.rep__v1.prog_fd, v2 = skel->progs.rep__v2.prog_fd;
+	unsigned int v1_runs;
+
+	check_err(krsi_attach("file_open", skel->progs.order_a.prog_fd, 0), 0,
+		  "attach order_a");
+	check_err(krsi_attach("file_open", v1, 0), 0, "attach rep__v1");
+	check_err(krsi_attach("file_open", skel->progs.order_c.prog_fd, 0), 0,
+		  "attach order_c");
+	check_err(try_open(TARGET), -EPERM, "rep__v1 denies");
+
+	check_err(krsi_attach("file_open", v2, 0), -EEXIST,
+		  "rep__v2 without BPF_F_ALLOW_OVERRIDE");
+	check(!strcmp(list(), "order_a\nrep__v1\norder_c\n"),
+	      "the refused attach changed nothing: '%s'", oneline(list()));
+
+	check_err(krsi_attach("file_open", v2, BPF_F_ALLOW_OVERRIDE), 0,
+		  "rep__v2 with BPF_F_ALLOW_OVERRIDE");
+	check(!strcmp(list(), "order_a\nrep__v2\norder_c\n"),
+	      "rep__v2 took rep__v1's place: '%s'", oneline(list()));
+	v1_runs = skel->bss->v1_runs;
+	check_err(try_open(TARGET), -EPERM, "rep__v2 denies");
+	check(skel->bss->v1_runs == v1_runs && skel->bss->v2_runs == 1,
+	      "only rep__v2 ran (v1 %u, v2 %u)", skel->bss->v1_runs,
+	      skel->bss->v2_runs);
+
+	check_err(krsi_attach("file_open", v2, BPF_F_ALLOW_OVERRIDE), -EEXIST,
+		  "the attached program itself with BPF_F_ALLOW_OVERRIDE");
+	check_err(krsi_attach("file_open", v1, BPF_F_ALLOW_OVERRIDE), 0,
+		  "and back to rep__v1");
+	check(!strcmp(list(), "order_a\nrep__v1\norder_c\n"),
+	      "rep__v1 is back in place: '%s'", oneline(list()));
+	check_err(krsi_detach("file_open", v2), -ENOENT,
+		  "the replaced program is no longer attached");
+	check_err(krsi_detach("file_open", skel->progs.order_a.prog_fd), 0,
+		  "detach order_a");
+	check_err(krsi_detach("file_open", skel->progs.order_c.prog_fd), 0,
+		  "detach order_c");
+}
+
+static void test_concurrent(void)
+{
+	int fds[2] = { skel->progs.rep__v1.prog_fd, skel->progs.rep__v2.prog_fd };
+	int hook_fd = krsi_hook_open("file_open", O_RDWR);
+	unsigned int v1_runs = skel->bss->v1_runs, v2_runs = skel->bss->v2_runs;
+	pthread_t thread;
+	int i, failed = 0;
+
+	if (!check(hook_fd >= 0, "open file_open") ||
+	    !check(pthread_create(&thread, NULL, hammer, NULL) == 0,
+		   "start a thread that opens the target in a loop"))
+		return;
+
+	/* rep__v1 is attached; swap the two versions back and forth. */
+	for (i = 1; i <= REPLACEMENTS; i++)
+		if (krsi_attach_fd(hook_fd, fds[i % 2], BPF_F_ALLOW_OVERRIDE))
+			failed++;
+	atomic_store(&stop, true);
+	pthread_join(thread, NULL);
+
+	check(failed == 0, "%d replacements, %d failed", REPLACEMENTS, failed);
+	check(atomic_load(&opens) > 0 && atomic_load(&allowed) == 0,
+	      "%lu opens during the replacements, %lu allowed",
+	      atomic_load(&opens), atomic_load(&allowed));
+	check(atomic_load(&wrong_errno) == 0, "%lu opens failed with another errno",
+	      atomic_load(&wrong_errno));
+	check(skel->bss->v1_runs > v1_runs && skel->bss->v2_runs > v2_runs,
+	      "both versions ran (v1 %u, v2 %u more runs)",
+	      skel->bss->v1_runs - v1_runs, skel->bss->v2_runs - v2_runs);
+	check(!strcmp(list(), "rep__v1\n"), "one version left: '%s'", oneline(list()));
+	check_err(krsi_detach_fd(hook_fd, fds[0]), 0, "detach rep__v1");
+	check_err(try_open(TARGET), 0, "open allowed after detach");
+	close(hook_fd);
+}
+
+int main(void)
+{
+	unsigned long ino = make_target(TARGET);
+
+	if (!check(ino != 0, "create %s", TARGET))
+		return check_exit();
+	skel = krsi_test__open_and_load();
+	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
+		return check_exit();
+	skel->bss->target_tgid = getpid();
+	skel->bss->target_ino = ino;
+
+	test_replace();
+	test_concurrent();
+
+	krsi_test__destroy(skel);
+	unlink(TARGET);
+	return check_exit();
+}
