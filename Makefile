@@ -31,10 +31,11 @@ export CCACHE_NOHASHDIR := 1
 
 # Fixed build identity, so that a rebuild from the same inputs gives the same
 # kernel and ccache can hit on init/version.c.
-KMAKE := $(MAKE) -s -C $(KSRC) O=$(abspath $(KOUT)) -j$(JOBS) \
+kmake = $(MAKE) -s -C $(KSRC) O=$(abspath $(1)) -j$(JOBS) \
 	CC="ccache gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_TIMESTAMP="2019-09-10" KBUILD_BUILD_USER=krsi \
 	KBUILD_BUILD_HOST=appliance
+KMAKE := $(call kmake,$(KOUT))
 
 MUSLCC  := musl-gcc
 CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -g0 -D_GNU_SOURCE \
@@ -44,17 +45,20 @@ LDFLAGS := -static -s
 BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build deps clean distclean help
+.PHONY: all kernel userspace run test test-build check-series deps clean \
+	distclean help
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
 # that a second make has nothing to do.
 .SECONDARY:
+
 all: image/bzImage image/initramfs.cpio.gz
 
 help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
 	@echo "make test       install deps, build, run host and in-guest tests"
+	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"
 	@echo "make distclean  remove everything built, kernel tree included"
@@ -67,6 +71,12 @@ run: deps all
 
 test: deps all test-build
 	tests/run-tests.sh
+
+# Every patch of the series builds on its own, and the whole series with
+# CONFIG_SECURITY_BPF off: one kernel build per step, so not part of test.
+check-series: deps $(BUILD)/kernel.stamp
+	tools/build/check-series.sh $(KSRC) $(KOUT)/.config kernel/patches \
+		$(BUILD)/series
 
 # ---------------------------------------------------------------------------
 # Kernel: Debian's tree + kernel/patches/series, tinyconfig + krsi.config.
@@ -96,6 +106,23 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)touch $@
 
 kernel: $(BUILD)/kernel.stamp
+
+# The same kernel without CONFIG_SECURITY_BPF_ENFORCE, booted by the tests in
+# tests/guest-audit/ to check that programs then deny nothing.  Only the
+# objects that depend on the option really compile; ccache has the rest.
+KOUT_AUDIT := $(BUILD)/kernel-audit
+
+$(BUILD)/kernel-audit.stamp: $(BUILD)/kernel.stamp kernel/audit-only.config
+	$(Q)mkdir -p $(KOUT_AUDIT)
+	$(call msg,CONFIG,$(KOUT_AUDIT)/.config)
+	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT_AUDIT) \
+		$(KOUT)/.config kernel/audit-only.config \
+		>$(KOUT_AUDIT)/merge_config.log 2>&1
+	$(Q)$(call kmake,$(KOUT_AUDIT)) olddefconfig >>$(KOUT_AUDIT)/merge_config.log 2>&1
+	$(Q)tools/build/check-config.sh kernel/audit-only.config $(KOUT_AUDIT)/.config
+	$(call msg,KERNEL,$(KOUT_AUDIT)/arch/x86/boot/bzImage)
+	$(Q)$(call kmake,$(KOUT_AUDIT)) bzImage
+	$(Q)touch $@
 
 image/bzImage: $(BUILD)/kernel.stamp
 	$(Q)mkdir -p image && cp $(KOUT)/arch/x86/boot/bzImage $@
@@ -157,6 +184,8 @@ HOST_TESTS   := $(patsubst tests/host/%.c,$(TEST_DIR)/host/%,$(wildcard tests/ho
 GUEST_LIB    := tests/guest/lib.sh tests/guest/run-guest-tests.sh
 GUEST_SH     := $(filter-out $(GUEST_LIB),$(wildcard tests/guest/*.sh))
 GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/guest/*.c))
+AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
+		$(wildcard tests/guest-audit/*.c))
 HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
 		-fsanitize=address,undefined -fno-omit-frame-pointer \
 		-Itools/lib -Itests/lib
@@ -181,12 +210,20 @@ $(TEST_DIR)/progs/%.lskel.h: $(TEST_DIR)/progs/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)bpftool gen skeleton -L $< name $(subst -,_,$*) >$@
 
-$(TEST_DIR)/guest/%: tests/guest/%.c $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) \
-		$(TEST_SKELS) $(BUILD)/kernel.stamp
+GUEST_CC = $(MUSLCC) $(CFLAGS) -Itests/lib -Itests/progs -I$(TEST_DIR)/progs \
+	   $< $(LIB_SRCS) $(LDFLAGS) -o $@
+GUEST_DEPS := $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) $(TEST_SKELS) \
+	      $(BUILD)/kernel.stamp
+
+$(TEST_DIR)/guest/%: tests/guest/%.c $(GUEST_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(MUSLCC) $(CFLAGS) -Itests/lib -Itests/progs -I$(TEST_DIR)/progs \
-		$< $(LIB_SRCS) $(LDFLAGS) -o $@
+	$(Q)$(GUEST_CC)
+
+$(TEST_DIR)/guest-audit/%: tests/guest-audit/%.c $(GUEST_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(GUEST_CC)
 
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
@@ -194,22 +231,27 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 	$(Q)mkdir -p $(dir $@)
 	$(Q)tests/expected-hooks.sh $(KSRC) $(KOUT)/vmlinux >$@
 
+# /tests/LIST is what runs on the appliance's kernel, /tests/LIST.audit what
+# runs on the audit-only one.
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(GUEST_LIB) $(GUEST_SH) \
-		$(GUEST_BINS) $(TEST_DIR)/expected-hooks $(BUILD)/gen_init_cpio
+		$(GUEST_BINS) $(AUDIT_BINS) $(TEST_DIR)/expected-hooks \
+		$(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(TEST_DIR)
 	$(Q){ echo "dir /tests 0755 0 0"; \
-	  for f in $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS); do \
+	  for f in $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_BINS); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  echo "file /tests/LIST $(TEST_DIR)/LIST 0644 0 0"; \
-	  echo "file /tests/expected-hooks $(TEST_DIR)/expected-hooks 0644 0 0"; \
+	  for f in LIST LIST.audit expected-hooks; do \
+		echo "file /tests/$$f $(TEST_DIR)/$$f 0644 0 0"; \
+	  done; \
 	} >$(TEST_DIR)/tests.list
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
+	$(Q)for f in $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 
-test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz
+test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp
 
 clean:
 	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz

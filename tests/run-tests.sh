@@ -1,6 +1,8 @@
 #!/bin/sh
-# The test suite: host unit tests, then the in-guest suite in a QEMU boot of
-# the appliance in test mode. Prints every result, then "N passed, N failed",
+# The test suite: host unit tests, checks of the kernel patch series, then
+# the in-guest suite in a QEMU boot of the appliance in test mode, and the
+# audit-only tests in a boot of the kernel built without
+# CONFIG_SECURITY_BPF_ENFORCE. Prints every result, then "N passed, N failed",
 # and exits non-zero on any failed check, on a test without its result, on a
 # guest that did not finish in time and on any kernel oops, BUG, WARNING,
 # lockdep or KASAN report on the console.
@@ -36,50 +38,70 @@ for t in "$dir"/host/*; do
 	[ "$status" -eq 0 ] || fail "host $(basename "$t"): exit status $status"
 done
 
-echo "--- guest tests (console: $dir/console.log)"
-rm -f "$dir/results.txt"
-start=$(date +%s)
-./run-qemu.sh --mode test --initrd "$dir/initramfs.cpio.gz" \
-	--results "$dir/results.txt" --timeout "$timeout" \
-	</dev/null >"$dir/console.log" 2>&1
-qemu_status=$?
-echo "guest ran $(( $(date +%s) - start )) s, qemu exit status $qemu_status"
+echo "--- kernel series"
+tests/check-patches.sh "$build/linux" kernel/patches >"$dir/patches.out" 2>&1
+count "$dir/patches.out"
 
-touch "$dir/results.txt"
-tr -d '\r' <"$dir/results.txt" >"$dir/results.clean"
-count "$dir/results.clean"
+# boot NAME KERNEL LIST [QEMU ARGS...]: boot KERNEL with the test initramfs,
+# run the tests of LIST in the guest and check what came back.  The console
+# goes to $dir/NAME.console.log, the results to $dir/NAME.results.txt.
+boot() {
+	name=$1 kernel=$2 list=$3
+	shift 3
+	console=$dir/$name.console.log
+	results=$dir/$name.results.txt
 
-case $qemu_status in
-0) ;;
-124) fail "guest: timed out after $timeout s" ;;
-*) fail "guest: qemu exit status $qemu_status" ;;
-esac
-grep -qx begin "$dir/results.clean" || fail "guest: the test runner never started"
-grep -qx done "$dir/results.clean" || fail "guest: the test runner did not finish"
+	echo "--- guest tests on the $name kernel (console: $console)"
+	rm -f "$results"
+	start=$(date +%s)
+	./run-qemu.sh --mode test --kernel "$kernel" \
+		--initrd "$dir/initramfs.cpio.gz" --results "$results" \
+		--timeout "$timeout" "$@" </dev/null >"$console" 2>&1
+	qemu_status=$?
+	echo "guest ran $(( $(date +%s) - start )) s, qemu exit status $qemu_status"
 
-# Every test in the image must have reported, and exited 0.
-while read -r name; do
-	status=$(sed -n "s/^exit $name \([0-9]*\)$/\1/p" "$dir/results.clean")
-	if [ -z "$status" ]; then
-		fail "guest $name: no result (did it hang or crash?)"
-	elif [ "$status" -ne 0 ]; then
-		fail "guest $name: exit status $status"
+	touch "$results"
+	tr -d '\r' <"$results" >"$results.clean"
+	count "$results.clean"
+
+	case $qemu_status in
+	0) ;;
+	124) fail "$name guest: timed out after $timeout s" ;;
+	*) fail "$name guest: qemu exit status $qemu_status" ;;
+	esac
+	grep -qx begin "$results.clean" ||
+		fail "$name guest: the test runner never started"
+	grep -qx done "$results.clean" ||
+		fail "$name guest: the test runner did not finish"
+
+	# Every test of the list must have reported, and exited 0.
+	while read -r test; do
+		status=$(sed -n "s/^exit $test \([0-9]*\)$/\1/p" "$results.clean")
+		if [ -z "$status" ]; then
+			fail "$name guest $test: no result (did it hang or crash?)"
+		elif [ "$status" -ne 0 ]; then
+			fail "$name guest $test: exit status $status"
+		fi
+	done <"$list"
+
+	# The kernel must not have complained, whatever the tests said.
+	reports=$(grep -E -e 'Oops|BUG:|WARNING:|Kernel panic|general protection fault' \
+		-e 'KASAN|UBSAN|possible (circular|recursive) locking|suspicious RCU usage' \
+		-e 'INFO: task .* blocked|hung_task|soft lockup|hard LOCKUP|Call Trace:' \
+		"$console")
+	if [ -n "$reports" ]; then
+		echo "$reports" | head -n 20
+		fail "$name guest: kernel reports on the console (see $console)"
 	fi
-done <"$dir/LIST"
+}
 
-# The kernel must not have complained, whatever the tests said.
-reports=$(grep -E -e 'Oops|BUG:|WARNING:|Kernel panic|general protection fault' \
-	-e 'KASAN|UBSAN|possible (circular|recursive) locking|suspicious RCU usage' \
-	-e 'INFO: task .* blocked|hung_task|soft lockup|hard LOCKUP|Call Trace:' \
-	"$dir/console.log")
-if [ -n "$reports" ]; then
-	echo "$reports" | head -n 20
-	fail "guest: kernel reports on the console (see $dir/console.log)"
-fi
+boot appliance image/bzImage "$dir/LIST"
+boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
+	--append krsi.tests=audit
 
 if [ "$failed" -ne 0 ]; then
 	echo "--- last lines of the console"
-	tail -n 40 "$dir/console.log"
+	tail -n 40 "$dir/appliance.console.log"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

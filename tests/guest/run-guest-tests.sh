@@ -1,11 +1,18 @@
 #!/bin/sh
 # In-guest test runner, started by /init with krsi.mode=test.
 #
-# Runs every test listed in /tests/LIST, shows its output on the console and
+# Runs every test listed in /tests/LIST (/tests/LIST.NAME with krsi.tests=NAME
+# on the kernel command line), shows its output on the console and
 # sends its result lines, plus one "exit NAME STATUS" line per test and a
 # final "done" line, to the second serial port (/dev/ttyS1), which the host
 # harness (tests/run-tests.sh) reads back from a file. The host counts a
 # test without its "exit" line, or a run without "done", as failed.
+list=/tests/LIST
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	krsi.tests=*) list=/tests/LIST.${arg#krsi.tests=} ;;
+	esac
+done
 results=/dev/ttyS1
 [ -c "$results" ] || results=/dev/console
 
@@ -19,6 +26,6 @@ results=/dev/ttyS1
 		cat "$out" >/dev/console
 		grep -e '^ok ' -e '^not ok ' "$out"
 		echo "exit $name $status"
-	done </tests/LIST
+	done <"$list"
 	echo "done"
 } >"$results"

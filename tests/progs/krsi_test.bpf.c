@@ -28,7 +28,7 @@ int deny_ret;				/* what deny returns */
 char order[ORDER_MAX];			/* who ran, in order */
 unsigned int order_len;
 int ret_seen_by_c;			/* ctx[nargs] as order_c saw it */
-unsigned int v1_runs, v2_runs;
+unsigned int deny_runs, v1_runs, v2_runs;
 unsigned int ctx_runs;
 long ctx_arg_cnt, ctx_arg0_err, ctx_ret_err, ctx_arg1_err;
 __u64 ctx_arg0, ctx_file, ctx_ret, ctx_cookie;
@@ -91,7 +91,10 @@ int BPF_PROG(order_c, struct file *file, int ret)
 SEC("lsm/file_open")
 int BPF_PROG(deny, struct file *file)
 {
-	return is_target(file) ? deny_ret : 0;
+	if (!is_target(file))
+		return 0;
+	deny_runs++;
+	return deny_ret;
 }
 
 /* Two versions of one policy, for replacement by name. */

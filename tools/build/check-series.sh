@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check that every patch of kernel/patches/series builds on its own: apply
+# the patches one by one to a pristine copy of the kernel tree and build
+# bzImage after each, with the appliance's configuration; then build once
+# more with CONFIG_SECURITY_BPF off.  Slow (one kernel build per step, with
+# ccache), so it is `make check-series`, not part of `make test`.
+#
+# usage: check-series.sh KERNEL_TREE CONFIG PATCH_DIR WORK_DIR
+set -eu
+tree=$1
+config=$2
+patchdir=$3
+work=$4
+
+src=$work/linux
+out=$work/kernel
+log=$work/build.log
+mkdir -p "$work"
+
+# A detached worktree of the pristine tree, shared objects and all.
+if [ ! -d "$src" ]; then
+	git -C "$tree" worktree add -q --detach "$(realpath "$src")" pristine
+fi
+git -C "$src" checkout -q -f --detach pristine
+git -C "$src" clean -q -fdx
+mkdir -p "$out"
+
+kmake() {
+	make -s -C "$src" O="$(realpath "$out")" -j"$(nproc)" \
+		CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP=2019-09-10 KBUILD_BUILD_USER=krsi \
+		KBUILD_BUILD_HOST=appliance "$@"
+}
+
+# build WHAT [scripts/config ARGS...]: olddefconfig drops the options a step
+# does not know yet, so every step starts again from the full configuration.
+build() {
+	what=$1
+	shift
+	start=$(date +%s)
+	cp "$config" "$out/.config"
+	[ $# -eq 0 ] || "$src/scripts/config" --file "$out/.config" "$@"
+	if ! kmake olddefconfig >"$log.step" 2>&1 ||
+	   ! kmake bzImage >>"$log.step" 2>&1; then
+		echo "not ok series: does not build with $what (see $log)"
+		status=1
+	elif grep -q 'warning:' "$log.step"; then
+		echo "not ok series: warnings with $what (see $log)"
+		status=1
+	else
+		echo "ok series: builds with $what ($(( $(date +%s) - start )) s)"
+	fi
+	cat "$log.step" >>"$log"
+}
+
+status=0
+: >"$log"
+for patch in $(grep -v -e '^#' -e '^[[:space:]]*$' "$patchdir/series"); do
+	git -C "$src" apply "$(realpath "$patchdir/$patch")"
+	build "$patch"
+done
+build "CONFIG_SECURITY_BPF off" -d SECURITY_BPF
+exit $status
