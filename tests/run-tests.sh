@@ -96,6 +96,7 @@ boot() {
 }
 
 boot appliance image/bzImage "$dir/LIST"
+boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
 boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
 	--append krsi.tests=audit
 

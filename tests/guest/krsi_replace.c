@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <linux/bpf.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,9 +29,20 @@ static const char *list(void)
 	return hook_list("file_open", buf, sizeof(buf));
 }
 
+/* Run the calling thread on @cpu only, if there is such a CPU. */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void *hammer(void *unused)
 {
 	(void)unused;
+	pin_to(1);
 	while (!atomic_load(&stop)) {
 		int err = try_open(TARGET);
 
@@ -97,7 +109,13 @@ static void test_concurrent(void)
 		   "start a thread that opens the target in a loop"))
 		return;
 
-	/* rep__v1 is attached; swap the two versions back and forth. */
+	/*
+	 * rep__v1 is attached; swap the two versions back and forth, on
+	 * another CPU than the opens, once they have started.
+	 */
+	pin_to(0);
+	while (!atomic_load(&opens))
+		sched_yield();
 	for (i = 1; i <= REPLACEMENTS; i++)
 		if (krsi_attach_fd(hook_fd, fds[i % 2], BPF_F_ALLOW_OVERRIDE))
 			failed++;

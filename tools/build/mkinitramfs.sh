@@ -2,7 +2,8 @@
 # Pack the initramfs from a list given to the kernel's own gen_init_cpio, so
 # that device nodes and ownership are set without needing root on the host.
 #
-# usage: mkinitramfs.sh GEN_INIT_CPIO OUT.cpio.gz BUSYBOX ROOTFS INIT BINDIR
+# usage: mkinitramfs.sh GEN_INIT_CPIO OUT.cpio.gz BUSYBOX ROOTFS INIT BINDIR \
+#	MUSL_LOADER
 set -eu
 
 gen_init_cpio=$1
@@ -11,6 +12,7 @@ busybox=$3
 rootfs=$4
 init=$5
 bindir=$6
+musl_loader=$7
 
 list=$(mktemp)
 trap 'rm -f "$list" "$list.cpio"' EXIT
@@ -19,8 +21,8 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	# Every directory once, parents before children (sort puts a path
 	# before its own subdirectories): the fixed ones and those of rootfs/.
 	{
-		printf '%s\n' /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys \
-			/tmp /run /root /home /etc /var
+		printf '%s\n' /bin /sbin /lib /usr /usr/bin /usr/sbin /dev /proc \
+			/sys /tmp /run /root /home /etc /var
 		(cd "$rootfs" && find . -mindepth 1 -type d | sed 's|^\.||')
 	} | sort -u | while read -r d; do
 		echo "dir $d 0755 0 0"
@@ -33,6 +35,9 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 		[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
 	done
 	echo "file /init $init 0755 0 0"
+	# musl's dynamic loader: every tool is static, but the loader is how a
+	# program is run without execve() (the ld.so route no_tmp_exec closes).
+	echo "file /lib/ld-musl-x86_64.so.1 $(realpath "$musl_loader") 0755 0 0"
 	for tool in "$bindir"/*; do
 		[ -f "$tool" ] && echo "file /usr/bin/$(basename "$tool") $tool 0755 0 0"
 	done

@@ -1,0 +1,84 @@
+#!/bin/sh
+# The KRSI demo, run by /init with krsi.mode=demo (./run-qemu.sh --demo) once
+# the boot policies are attached and locked.  For each policy it runs an
+# allowed and a denied case and shows the event the denial produced, read
+# back with `krsi events`.
+
+events=/tmp/demo-events
+
+# run WHO COMMAND: run COMMAND with sh -c as root or as the demo user and
+# print its first line of output or error, and its exit status.
+run() {
+	who=$1
+	shift
+	if [ "$who" = demo ]; then
+		out=$(su demo -c "$*" 2>&1)
+	else
+		out=$(sh -c "$*" 2>&1)
+	fi
+	status=$?
+	printf '    %-5s$ %-44s -> %s (exit %d)\n' "$who" "$*" \
+		"$(echo "$out" | head -n 1)" "$status"
+}
+
+# scenario POLICY: start reading the events, print the policy's header.
+scenario() {
+	policy=$1
+	echo
+	echo "--- $(krsi policies | grep "^$policy ")"
+	krsi events -t 3 >"$events" 2>&1 &
+	reader=$!
+	sleep 1
+}
+
+# show: print what the policy reported.
+show() {
+	wait "$reader"
+	grep " $policy " "$events" | grep -v "exec /bin/busybox" | head -n 3 |
+		sed 's/^/    event  /'
+}
+
+
+echo
+echo "KRSI demo: each policy, allowed then denied, with what it reported."
+krsi list | sed 's/^/    /'
+
+scenario no_tmp_exec
+cp /usr/bin/krsi-secret /tmp/prog
+run demo /usr/bin/krsi-check
+run demo /tmp/prog
+run demo /lib/ld-musl-x86_64.so.1 /tmp/prog
+show
+
+scenario wx
+run demo "krsi-wx rw"
+run demo "krsi-wx rwx"
+run demo "krsi-wx rw-then-x"
+show
+
+scenario protect_secret
+run demo krsi-secret
+run demo cat /etc/krsi/secret
+run root "mv /etc/krsi/secret /tmp/stolen"
+show
+
+scenario protect_init
+run root "kill -0 1"
+run root "kill -TERM 1"
+show
+
+scenario no_module_load
+run root "insmod /etc/krsi/boot.conf"
+show
+
+scenario krsi_lock
+run root "krsi status | head -n 2 | tail -n 1"
+run root "krsi detach wx"
+show
+
+scenario audit_exec
+run demo "ls /etc/krsi"
+show
+
+echo
+echo "KRSI demo done."

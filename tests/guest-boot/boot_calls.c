@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Booted with krsi.tests=boot (policies attached and locked): the ways
+ * around each policy that only system calls reach, each with its errno.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+#define TMP_PROG "/tmp/boot_calls.prog"
+
+/* Run @fn in a child (as @uid unless 0); its result as a negative errno. */
+static int in_child(uid_t uid, int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (uid && (setgid(uid) || setuid(uid)))
+			_exit(200);
+		_exit(-fn());
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+static int exec_memfd(void)
+{
+	char *argv[] = { "memfd-prog", NULL }, *envp[] = { NULL };
+	char buf[65536];
+	int fd = syscall(SYS_memfd_create, "prog", 0);
+	int src = open("/usr/bin/krsi-check", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || src < 0)
+		return -ECHILD;
+	while ((n = read(src, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n)
+			return -ECHILD;
+	syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+	return -errno;
+}
+
+static int map_exec(const char *path, bool later)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	void *p;
+
+	if (fd < 0)
+		return -errno;
+	p = mmap(NULL, 4096, PROT_READ | (later ? 0 : PROT_EXEC), MAP_PRIVATE,
+		 fd, 0);
+	if (p == MAP_FAILED)
+		err = -errno;
+	else if (later && mprotect(p, 4096, PROT_READ | PROT_EXEC))
+		err = -errno;
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	close(fd);
+	return err;
+}
+
+/* A process that calls itself krsi-secret is still not krsi-secret. */
+static int open_secret_renamed(void)
+{
+	prctl(PR_SET_NAME, "krsi-secret");
+	return try_open("/etc/krsi/secret");
+}
+
+static int open_secret(void)
+{
+	return try_open("/etc/krsi/secret");
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+static int load_socket_filter(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 2;
+	attr.license = (unsigned long)"GPL";
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+static int get_by_id(int cmd)
+{
+	union bpf_attr attr;
+	int id;
+
+	/* Any id that exists: the policies' programs and maps do. */
+	for (id = 1; id < 1000; id++) {
+		long fd;
+
+		memset(&attr, 0, sizeof(attr));
+		if (cmd == BPF_MAP_GET_FD_BY_ID)
+			attr.map_id = id;
+		else
+			attr.prog_id = id;
+		fd = sys_bpf(cmd, &attr);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (fd != -ENOENT)
+			return fd;
+	}
+	return -ENOENT;
+}
+
+int main(void)
+{
+	char module[64] = "not a module";
+	int fd;
+
+	unlink(TMP_PROG);
+	fd = open(TMP_PROG, O_WRONLY | O_CREAT, 0755);
+	check(fd >= 0 && write(fd, "\x7f" "ELF", 4) == 4, "write %s", TMP_PROG);
+	close(fd);
+
+	/* no_tmp_exec */
+	check_err(in_child(0, exec_memfd), -EACCES, "no_tmp_exec: execveat() of a memfd");
+	check_err(map_exec(TMP_PROG, false), -EACCES,
+		  "no_tmp_exec: mmap(PROT_EXEC) of a file in /tmp");
+	check_err(map_exec(TMP_PROG, true), -EACCES,
+		  "no_tmp_exec: mprotect(PROT_EXEC) of a file in /tmp");
+	check_err(map_exec("/usr/bin/krsi-check", false), 0,
+		  "no_tmp_exec: mmap(PROT_EXEC) of a file of the root fs");
+
+	/* protect_secret */
+	check_err(in_child(1000, open_secret), -EACCES,
+		  "protect_secret: open as the demo user");
+	check_err(in_child(1000, open_secret_renamed), -EACCES,
+		  "protect_secret: open as the demo user named krsi-secret");
+	check_err(open_secret(), 0, "protect_secret: open as root");
+
+	/* protect_init */
+	check_err(kill(1, SIGUSR1) ? -errno : 0, -EPERM, "protect_init: kill(1, SIGUSR1)");
+	check_err(kill(1, 0) ? -errno : 0, 0, "protect_init: kill(1, 0)");
+	check_err(ptrace(PTRACE_ATTACH, 1, 0, 0) ? -errno : 0, -EPERM,
+		  "protect_init: ptrace(PTRACE_ATTACH, 1)");
+
+	/* no_module_load */
+	check_err(syscall(SYS_init_module, module, sizeof(module), "") ? -errno : 0,
+		  -EPERM, "no_module_load: init_module()");
+	fd = open("/etc/krsi/boot.conf", O_RDONLY | O_CLOEXEC);
+	check_err(syscall(SYS_finit_module, fd, "", 0) ? -errno : 0, -EPERM,
+		  "no_module_load: finit_module()");
+	close(fd);
+
+	/* krsi_lock */
+	check_err(load_socket_filter(), -EPERM, "lock: BPF_PROG_LOAD");
+	check_err(get_by_id(BPF_PROG_GET_FD_BY_ID), -EPERM,
+		  "lock: BPF_PROG_GET_FD_BY_ID");
+	check_err(get_by_id(BPF_MAP_GET_FD_BY_ID), -EPERM,
+		  "lock: BPF_MAP_GET_FD_BY_ID");
+
+	unlink(TMP_PROG);
+	return check_exit();
+}

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Booted with krsi.tests=boot: /init attached /etc/krsi/boot.conf and locked.
+# Every policy's allowed and denied cases and the bypasses each one closes,
+# from the shell; the system-call level ones are in boot_calls.
+. /tests/lib.sh
+
+as_demo() { su demo -c "$*"; }
+
+# The banner and the state it describes.
+check "boot: banner written" test -s /run/krsi/banner
+check "boot: banner says enforcing" grep -q "KRSI: *enforcing" /run/krsi/banner
+check "boot: banner says locked" grep -q "locked until reboot" /run/krsi/banner
+check_fails "boot: no policy failed to attach" grep -q "NOT ENFORCED" /run/krsi/banner
+for p in $(grep -v -e '^#' -e '^$' /etc/krsi/boot.conf); do
+	check "boot: $p attached" grep -q "^  $p *attached" /run/krsi/banner
+done
+check "boot: policies attached before anything else ran" \
+	grep -q "^attached at [0-9.]*s of uptime" /run/krsi/banner
+check "boot: krsi list names the policy of each program" \
+	sh -c 'krsi list | grep -q "^bprm_check_security:.* no_tmp_exec (no_tmp_exec)"'
+
+# no_tmp_exec
+cp /tests/dyn_hello /tmp/dyn_hello
+cp /tests/dyn_hello /dev/shm/dyn_hello
+cp /usr/bin/krsi-check /tmp/static_prog
+check "no_tmp_exec: a program of the root fs runs" /tests/dyn_hello
+check "no_tmp_exec: through the loader too" /lib/ld-musl-x86_64.so.1 /tests/dyn_hello
+check_fails "no_tmp_exec: exec from /tmp denied" /tmp/static_prog
+check_fails "no_tmp_exec: exec from /dev/shm denied" /dev/shm/dyn_hello
+check_fails "no_tmp_exec: exec from /tmp denied as demo" as_demo /tmp/static_prog
+check_fails "no_tmp_exec: ld.so route denied (/lib/ld-musl /tmp/x)" \
+	/lib/ld-musl-x86_64.so.1 /tmp/dyn_hello
+printf '#!/bin/sh\necho ran\n' >/tmp/script.sh
+chmod +x /tmp/script.sh
+check_fails "no_tmp_exec: a script in /tmp is not executed" /tmp/script.sh
+mkdir -p /tmp/newfs && mount -t tmpfs tmpfs /tmp/newfs
+cp /usr/bin/krsi-check /tmp/newfs/prog
+check_fails "no_tmp_exec: a tmpfs mounted later is covered" /tmp/newfs/prog
+umount /tmp/newfs
+
+# wx
+check "wx: read-write memory" krsi-wx rw
+check "wx: writable+executable mapping denied" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
+check "wx: write then exec denied" sh -c 'krsi-wx rw-then-x | grep -q "mprotect: EACCES"'
+check "wx: denied for the demo user too" sh -c "su demo -c 'krsi-wx rwx' | grep -q EACCES"
+
+# protect_secret
+check "protect_secret: root reads the secret" cat /etc/krsi/secret
+check "protect_secret: the named program reads it as demo" as_demo krsi-secret
+check_fails "protect_secret: cat as demo denied" as_demo cat /etc/krsi/secret
+check_fails "protect_secret: rename denied, root included" mv /etc/krsi/secret /etc/krsi/moved
+check_fails "protect_secret: hard link denied" ln /etc/krsi/secret /etc/krsi/link
+check_fails "protect_secret: unlink denied" rm -f /etc/krsi/secret
+check_fails "protect_secret: chmod denied" chmod 666 /etc/krsi/secret
+check_fails "protect_secret: truncate denied" sh -c ': >/etc/krsi/secret'
+check "protect_secret: still in place" test -s /etc/krsi/secret
+ln -s /etc/krsi/secret /tmp/secret-link
+check_fails "protect_secret: a symlink does not help the demo user" as_demo cat /tmp/secret-link
+
+# protect_init
+check "protect_init: the null signal to PID 1 is allowed" kill -0 1
+check_fails "protect_init: SIGUSR1 to PID 1 denied" kill -USR1 1
+check_fails "protect_init: SIGKILL to PID 1 denied" kill -KILL 1
+
+# no_module_load: see boot_calls for the errno of each way in.
+check_fails "no_module_load: insmod denied" insmod /etc/krsi/boot.conf
+
+# krsi_lock
+check_fails "lock: detach refused" krsi detach wx
+check_fails "lock: replace refused" krsi replace wx
+check_fails "lock: attaching anything refused" krsi attach protect_init
+check "lock: krsi lock again says so" sh -c 'krsi lock | grep -q "already locked"'
+check "lock: wx still attached" sh -c 'krsi list | grep -q "^mmap_file:.*wx_mmap (wx)"'
+check_fails "lock: the policy still denies" sh -c 'krsi-wx rwx | grep -q ok'
+
+# audit_exec and denial events, with the policy's name
+krsi events -t 4 >/tmp/events 2>&1 &
+reader=$!
+sleep 1
+/bin/true audit-marker-arg
+/tmp/static_prog 2>/dev/null
+wait $reader
+check "audit: the exec is reported with its arguments" \
+	grep -q "audit_exec exec /bin/true: /bin/true audit-marker-arg" /tmp/events
+check "audit: the denial is reported with the policy's name" \
+	grep -q "no_tmp_exec denied EACCES: bprm_check_security static_prog" /tmp/events
+
+check_exit

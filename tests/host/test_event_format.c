@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit test of tools/lib/event_format.c. */
+#include <string.h>
+
+#include "check.h"
+#include "event_format.h"
+
+static struct krsi_event base(unsigned int kind)
+{
+	struct krsi_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.time_ns = 12345678901ULL;
+	ev.kind = kind;
+	ev.pid = 57;
+	ev.uid = 1000;
+	strcpy(ev.comm, "sh");
+	return ev;
+}
+
+static void check_line(const struct krsi_event *ev, const char *want,
+		       const char *what)
+{
+	char line[512];
+
+	event_format(ev, line, sizeof(line));
+	check(!strcmp(line, want), "%s: '%s' (want '%s')", what, line, want);
+}
+
+int main(void)
+{
+	struct krsi_event ev;
+	char small[16];
+	size_t n;
+
+	ev = base(KRSI_EVENT_DENY);
+	strcpy(ev.policy, "no_tmp_exec");
+	strcpy(ev.hook, "bprm_check_security");
+	ev.verdict = -13;
+	ev.data_len = 2;
+	strcpy(ev.data, "x");
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: no_tmp_exec denied EACCES: bprm_check_security x",
+		   "a denial");
+
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	memcpy(ev.data, "/bin/ls\0ls\0-l\0/\0HOME=/\0", 23);
+	ev.data_len = 23;
+	ev.argc = 3;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/ls: ls -l /",
+		   "an exec with its arguments, not its environment");
+
+	/* Arguments cut by the record size: what fits is shown. */
+	ev.data_len = 12;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/ls: ls -",
+		   "an exec cut short");
+
+	/* Untrusted bytes: no NUL in comm, control characters in data. */
+	ev = base(KRSI_EVENT_DENY);
+	memset(ev.comm, 'c', sizeof(ev.comm));
+	strcpy(ev.policy, "wx");
+	strcpy(ev.hook, "mmap_file");
+	ev.verdict = -1;
+	strcpy(ev.data, "a\nb\x1b");
+	ev.data_len = 1000;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 cccccccccccccccc: wx denied EPERM: mmap_file a?b?",
+		   "unterminated and unprintable bytes, data_len too big");
+
+	ev = base(99);
+	strcpy(ev.policy, "p");
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: p unknown event kind 99",
+		   "an unknown kind");
+
+	/* An empty argument is shown, as an empty word. */
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	ev.argc = 3;
+	memcpy(ev.data, "/bin/echo\0echo\0\0x\0", 19);
+	ev.data_len = 19;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/echo: echo  x",
+		   "an empty argument");
+
+	ev = base(KRSI_EVENT_EXEC);
+	n = event_format(&ev, small, sizeof(small));
+	check(n == strlen(small) && n == sizeof(small) - 1,
+	      "a small buffer is filled and terminated (%zu)", n);
+	return check_exit();
+}

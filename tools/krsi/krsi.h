@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KRSI_TOOL_H
+#define KRSI_TOOL_H
+
+/*
+ * The krsi tool: the policies it embeds (policy.c), what it keeps in
+ * bpffs, and the event reader (events.c).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where attached policies keep their programs and maps, one dir each. */
+#define KRSI_PIN_DIR "/sys/fs/bpf/krsi"
+
+struct policy_prog {
+	const char *name;	/* the BPF program's name */
+	const char *hook;	/* its SEC("lsm/<hook>") */
+	size_t fd_offset;	/* of its prog_fd in the light skeleton */
+};
+
+struct policy_map {
+	const char *name;
+	size_t fd_offset;
+};
+
+struct policy {
+	const char *name;
+	const char *about;	/* the one line that opens progs/NAME.bpf.c */
+	void *(*open)(void);
+	int (*load)(void *skel);
+	void (*destroy)(void *skel);
+	/* Sets what the policy learns from the system before load, or NULL. */
+	int (*configure)(void *skel);
+	const struct policy_prog *progs;
+	size_t nr_progs;
+	const struct policy_map *maps;
+	size_t nr_maps;
+};
+
+extern const struct policy policies[];
+extern const size_t nr_policies;
+
+/* The policy called @name, or NULL (and the valid names on stderr). */
+const struct policy *policy_find(const char *name);
+
+/*
+ * Load @p, attach every program to its hook file (replacing programs of
+ * the same name with @replace) and pin programs and maps under
+ * KRSI_PIN_DIR/NAME.  All or nothing; errors are printed with the policy,
+ * the hook and the errno.  Return 0 or a negative errno.
+ */
+int policy_attach(const struct policy *p, bool replace);
+int policy_detach(const struct policy *p);
+
+/* Is @p attached (its pin directory exists)? */
+bool policy_attached(const struct policy *p);
+
+/* A descriptor of the pinned map @map of policy @p, or a negative errno. */
+int policy_map_fd(const struct policy *p, const char *map);
+
+/* `krsi events`: print events until @count events or @timeout_ms (if >= 0). */
+int events_run(long count, int timeout_ms);
+
+/* Print an error: "krsi: WHAT: ERRNO". */
+void error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

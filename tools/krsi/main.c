@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krsi: attach, inspect and lock the appliance's KRSI policies.
+ *
+ * The policies (progs/NAME.bpf.c) are compiled in as light skeletons; the
+ * hook files in /sys/kernel/security/bpf/ are the kernel's side of every
+ * command (see tools/lib/hookfile.c), bpffs (/sys/fs/bpf/krsi) keeps what
+ * an attached policy needs later.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "errname.h"
+#include "hookfile.h"
+#include "krsi.h"
+
+#define EXIT_USAGE 2
+
+static const char usage[] =
+"usage: krsi COMMAND [ARGS]\n"
+"\n"
+"Attach, inspect and lock KRSI policies: BPF programs on the LSM hooks of\n"
+"/sys/kernel/security/bpf/.\n"
+"\n"
+"commands:\n"
+"  list              every hook with programs attached, and its programs\n"
+"                    in run order, with the policy each belongs to\n"
+"  attach POLICY...  load each policy and attach all its programs\n"
+"  detach POLICY...  detach each policy's programs\n"
+"  replace POLICY    load POLICY again and swap it for the attached one,\n"
+"                    program by program, with no gap (BPF_F_ALLOW_OVERRIDE)\n"
+"  events [-n N] [-t SECONDS]\n"
+"                    print what the policies report, one line per event\n"
+"                    (time, pid, uid, comm, policy, verdict, what), until\n"
+"                    N events or SECONDS have passed, or forever\n"
+"  status            enforcing or audit only, locked or not, and which\n"
+"                    policies are attached\n"
+"  lock              from now until reboot, refuse every change to BPF\n"
+"                    programs, root included (needs krsi_lock attached)\n"
+"  policies          the policies this tool carries, with what they do\n"
+"  help              this text\n"
+"\n"
+"exit status: 0 success, 1 a command failed (the message names the policy,\n"
+"the hook and the errno), 2 usage error or unknown policy.\n";
+
+static int cmd_policies(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++)
+		printf("%-16s %s\n", policies[i].name, policies[i].about);
+	return 0;
+}
+
+/* The policy and program a program name on a hook belongs to, or NULL. */
+static const struct policy *owner(const char *hook, const char *prog)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_policies; i++)
+		for (j = 0; j < policies[i].nr_progs; j++)
+			if (!strcmp(policies[i].progs[j].hook, hook) &&
+			    !strcmp(policies[i].progs[j].name, prog))
+				return &policies[i];
+	return NULL;
+}
+
+static int cmd_list(void)
+{
+	struct dirent **hooks;
+	int n, i, shown = 0;
+
+	n = scandir(KRSI_HOOK_DIR, &hooks, NULL, alphasort);
+	if (n < 0) {
+		error(-errno, "list: %s", KRSI_HOOK_DIR);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *hook = hooks[i]->d_name;
+		char buf[4096], *line, *save;
+		ssize_t len = -1;
+		int fd = hook[0] == '.' ? -1 : krsi_hook_open(hook, O_RDONLY);
+
+		if (fd >= 0) {
+			len = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+		}
+		if (len > 0) {
+			buf[len] = '\0';
+			printf("%s:", hook);
+			for (line = strtok_r(buf, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				const struct policy *p = owner(hook, line);
+
+				printf(" %s%s%s%s", line, p ? " (" : "",
+				       p ? p->name : "", p ? ")" : "");
+			}
+			printf("\n");
+			shown++;
+		}
+		free(hooks[i]);
+	}
+	free(hooks);
+	if (!shown)
+		printf("no program attached\n");
+	return 0;
+}
+
+static int for_each_policy(int argc, char **argv, int (*fn)(const struct policy *))
+{
+	int i, status = 0;
+
+	if (argc < 1) {
+		fprintf(stderr, "krsi: which policy? (krsi policies lists them)\n");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < argc; i++)
+		if (!policy_find(argv[i]))
+			return EXIT_USAGE;
+	for (i = 0; i < argc; i++) {
+		if (fn(policy_find(argv[i])))
+			status = 1;
+		else
+			printf("krsi: %s\n", argv[i]);
+	}
+	return status;
+}
+
+static int attach(const struct policy *p)
+{
+	return policy_attach(p, false);
+}
+
+static int replace(const struct policy *p)
+{
+	return policy_attach(p, true);
+}
+
+/* Is the map behind @fd frozen?  Its fdinfo says so. */
+static int map_frozen(int fd)
+{
+	char path[64], line[128];
+	int frozen = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "frozen: %d", &frozen) == 1)
+			break;
+	fclose(f);
+	return frozen;
+}
+
+static const struct policy *lock_policy(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++)
+		if (!strcmp(policies[i].name, "krsi_lock"))
+			return &policies[i];
+	return NULL;
+}
+
+/* 1 locked, 0 not, or a negative errno when there is no lock to ask. */
+static int locked(void)
+{
+	const struct policy *p = lock_policy();
+	int fd, frozen;
+
+	if (!p || !policy_attached(p))
+		return -ENOENT;
+	fd = policy_map_fd(p, "lock");
+	if (fd < 0)
+		return fd;
+	frozen = map_frozen(fd);
+	close(fd);
+	return frozen;
+}
+
+static const char *enforce_mode(void)
+{
+	static char log[1 << 17];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+
+	if (n < 0)
+		return "unknown (kernel log not readable)";
+	log[n] = '\0';
+	if (strstr(log, " hooks, enforcing"))
+		return "enforcing";
+	if (strstr(log, " hooks, audit only"))
+		return "audit only: programs run, nothing is denied";
+	return "unknown (not in the kernel log)";
+}
+
+static int cmd_status(void)
+{
+	int lock = locked();
+	size_t i;
+
+	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
+	       enforce_mode());
+	printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
+	       lock == 0 ? "unlocked (krsi lock)" : "no lock (krsi_lock not attached)");
+	printf("policies:\n");
+	for (i = 0; i < nr_policies; i++)
+		printf("  %-16s %-9s %s\n", policies[i].name,
+		       policy_attached(&policies[i]) ? "attached" : "-",
+		       policies[i].about);
+	return 0;
+}
+
+static int cmd_lock(void)
+{
+	const struct policy *p = lock_policy();
+	union bpf_attr attr;
+	int fd, err = 0;
+
+	if (!p || !policy_attached(p)) {
+		error(-ENOENT, "lock: krsi_lock is not attached");
+		return 1;
+	}
+	fd = policy_map_fd(p, "lock");
+	if (fd < 0) {
+		error(fd, "lock: map lock of krsi_lock");
+		return 1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	if (syscall(__NR_bpf, BPF_MAP_FREEZE, &attr, sizeof(attr)))
+		err = -errno;
+	close(fd);
+	if (err == -EBUSY) {
+		printf("krsi: already locked\n");
+		return 0;
+	}
+	if (err) {
+		error(err, "lock: freeze the lock");
+		return 1;
+	}
+	printf("krsi: locked until reboot\n");
+	return 0;
+}
+
+static int cmd_events(int argc, char **argv)
+{
+	long count = -1;
+	int timeout_ms = -1, opt, err;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
+		switch (opt) {
+		case 'n':
+			count = strtol(optarg, NULL, 10);
+			break;
+		case 't':
+			timeout_ms = (int)(strtod(optarg, NULL) * 1000);
+			break;
+		default:
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	err = events_run(count, timeout_ms);
+	return err ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "help";
+
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "policies"))
+		return cmd_policies();
+	if (!strcmp(cmd, "list"))
+		return cmd_list();
+	if (!strcmp(cmd, "attach"))
+		return for_each_policy(argc - 2, argv + 2, attach);
+	if (!strcmp(cmd, "detach"))
+		return for_each_policy(argc - 2, argv + 2, policy_detach);
+	if (!strcmp(cmd, "replace")) {
+		if (argc != 3) {
+			fprintf(stderr, "krsi: replace takes one policy\n");
+			return EXIT_USAGE;
+		}
+		return for_each_policy(1, argv + 2, replace);
+	}
+	if (!strcmp(cmd, "events"))
+		return cmd_events(argc - 1, argv + 1);
+	if (!strcmp(cmd, "status"))
+		return cmd_status();
+	if (!strcmp(cmd, "lock"))
+		return cmd_lock();
+	fprintf(stderr, "krsi: unknown command '%s'\n\n%s", cmd, usage);
+	return EXIT_USAGE;
+}

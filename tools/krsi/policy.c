@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policies the krsi tool embeds, as light skeletons, and what it takes
+ * to attach one: load it, attach each program to its hook file, and pin
+ * the programs and maps in bpffs so that later commands (detach, events,
+ * lock) find them after this process has gone.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "errname.h"
+#include "hookfile.h"
+#include "krsi.h"
+#include "policies.h"	/* generated: every progs/NAME.bpf.c */
+
+/* The kernel's dev_t, as the policies compare it with s_dev. */
+static __u32 kernel_dev(dev_t dev)
+{
+	return (major(dev) << 20) | minor(dev);
+}
+
+static int stat_path(const char *path, struct stat *st)
+{
+	if (stat(path, st)) {
+		int err = -errno;
+
+		error(err, "stat %s", path);
+		return err;
+	}
+	return 0;
+}
+
+/* no_tmp_exec trusts the root filesystem, itself a tmpfs in the appliance. */
+static int configure_no_tmp_exec(void *skel)
+{
+	struct no_tmp_exec *s = skel;
+	struct stat st;
+	int err = stat_path("/", &st);
+
+	if (!err)
+		s->rodata->root_dev = kernel_dev(st.st_dev);
+	return err;
+}
+
+#define SECRET_PATH	"/etc/krsi/secret"
+#define READER_PATH	"/usr/bin/krsi-secret"
+
+static int configure_protect_secret(void *skel)
+{
+	struct protect_secret *s = skel;
+	struct stat secret, reader;
+	int err;
+
+	err = stat_path(SECRET_PATH, &secret);
+	if (!err)
+		err = stat_path(READER_PATH, &reader);
+	if (err)
+		return err;
+	s->rodata->secret_dev = kernel_dev(secret.st_dev);
+	s->rodata->secret_ino = secret.st_ino;
+	s->rodata->reader_dev = kernel_dev(reader.st_dev);
+	s->rodata->reader_ino = reader.st_ino;
+	return 0;
+}
+
+/* One table entry per policy, from its skeleton and its generated table. */
+#define PROG(skel, prog, hook) \
+	{ #prog, #hook, offsetof(struct skel, progs.prog.prog_fd) },
+#define MAP(skel, map) { #map, offsetof(struct skel, maps.map.map_fd) },
+#define POLICY_FUNCS(skel)						\
+	static void *skel##_open_skel(void) { return skel##__open(); }	\
+	static int skel##_load_skel(void *s) { return skel##__load(s); }	\
+	static void skel##_destroy_skel(void *s) { skel##__destroy(s); }	\
+	static const struct policy_prog skel##_progs[] = {		\
+		KRSI_PROGS_##skel(PROG)					\
+	};								\
+	static const struct policy_map skel##_maps[] = {		\
+		KRSI_MAPS_##skel(MAP)					\
+	};
+KRSI_POLICIES(POLICY_FUNCS)
+
+#define POLICY(skel, configure_fn) {					\
+	.name = #skel,							\
+	.about = KRSI_ABOUT_##skel,					\
+	.open = skel##_open_skel,					\
+	.load = skel##_load_skel,					\
+	.destroy = skel##_destroy_skel,					\
+	.configure = configure_fn,					\
+	.progs = skel##_progs,						\
+	.nr_progs = sizeof(skel##_progs) / sizeof(skel##_progs[0]),	\
+	.maps = skel##_maps,						\
+	.nr_maps = sizeof(skel##_maps) / sizeof(skel##_maps[0]),	\
+}
+
+/* In the order they are listed and attached at boot. */
+const struct policy policies[] = {
+	POLICY(no_module_load, NULL),
+	POLICY(protect_init, NULL),
+	POLICY(no_tmp_exec, configure_no_tmp_exec),
+	POLICY(wx, NULL),
+	POLICY(protect_secret, configure_protect_secret),
+	POLICY(audit_exec, NULL),
+	POLICY(krsi_lock, NULL),
+};
+const size_t nr_policies = sizeof(policies) / sizeof(policies[0]);
+
+_Static_assert(sizeof(policies) / sizeof(policies[0]) == KRSI_NR_POLICIES,
+	       "every progs/*.bpf.c must have an entry in policies[]");
+
+const struct policy *policy_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++)
+		if (!strcmp(policies[i].name, name))
+			return &policies[i];
+	fprintf(stderr, "krsi: no policy '%s'; the policies are:", name);
+	for (i = 0; i < nr_policies; i++)
+		fprintf(stderr, " %s", policies[i].name);
+	fprintf(stderr, "\n");
+	return NULL;
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+static int skel_fd(void *skel, size_t offset)
+{
+	return *(int *)((char *)skel + offset);
+}
+
+static void pin_path(char *buf, const struct policy *p, const char *obj)
+{
+	snprintf(buf, PATH_MAX, "%s/%s%s%s", KRSI_PIN_DIR, p->name,
+		 obj ? "/" : "", obj ? obj : "");
+}
+
+static int pin(const struct policy *p, const char *obj, int fd)
+{
+	char path[PATH_MAX];
+	union bpf_attr attr;
+
+	pin_path(path, p, obj);
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	attr.bpf_fd = fd;
+	unlink(path);		/* a replacement takes the old one's place */
+	return sys_bpf(BPF_OBJ_PIN, &attr);
+}
+
+static int pinned(const struct policy *p, const char *obj)
+{
+	char path[PATH_MAX];
+	union bpf_attr attr;
+
+	pin_path(path, p, obj);
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	return sys_bpf(BPF_OBJ_GET, &attr);
+}
+
+bool policy_attached(const struct policy *p)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	pin_path(path, p, NULL);
+	return stat(path, &st) == 0;
+}
+
+int policy_map_fd(const struct policy *p, const char *map)
+{
+	return pinned(p, map);
+}
+
+static int make_pin_dir(const struct policy *p)
+{
+	char path[PATH_MAX];
+
+	if (mkdir(KRSI_PIN_DIR, 0700) && errno != EEXIST)
+		return -errno;
+	pin_path(path, p, NULL);
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int policy_attach(const struct policy *p, bool replace)
+{
+	size_t i, attached = 0;
+	void *skel;
+	int err;
+
+	if (!replace && policy_attached(p)) {
+		error(-EEXIST, "attach %s: already attached", p->name);
+		return -EEXIST;
+	}
+	skel = p->open();
+	if (!skel) {
+		err = -errno;
+		error(err, "attach %s: open", p->name);
+		return err;
+	}
+	err = p->configure ? p->configure(skel) : 0;
+	if (err)
+		goto out;
+	err = p->load(skel);
+	if (err) {
+		err = err < 0 ? err : -errno;
+		error(err, "attach %s: load (verifier)", p->name);
+		goto out;
+	}
+	for (i = 0; i < p->nr_progs; i++, attached++) {
+		const struct policy_prog *prog = &p->progs[i];
+
+		err = krsi_attach(prog->hook, skel_fd(skel, prog->fd_offset),
+				  replace ? BPF_F_ALLOW_OVERRIDE : 0);
+		if (err) {
+			error(err, "attach %s: %s on hook %s", p->name,
+			      prog->name, prog->hook);
+			goto detach;
+		}
+	}
+	err = make_pin_dir(p);
+	for (i = 0; !err && i < p->nr_progs; i++)
+		err = pin(p, p->progs[i].name,
+			  skel_fd(skel, p->progs[i].fd_offset));
+	for (i = 0; !err && i < p->nr_maps; i++)
+		err = pin(p, p->maps[i].name, skel_fd(skel, p->maps[i].fd_offset));
+	if (err) {
+		error(err, "attach %s: pin in %s", p->name, KRSI_PIN_DIR);
+		goto detach;
+	}
+	goto out;
+
+detach:
+	/* A replacement that failed half way keeps what it replaced. */
+	while (!replace && attached--)
+		krsi_detach(p->progs[attached].hook,
+			    skel_fd(skel, p->progs[attached].fd_offset));
+out:
+	p->destroy(skel);
+	return err;
+}
+
+int policy_detach(const struct policy *p)
+{
+	char path[PATH_MAX];
+	int err = 0, fd, e;
+	size_t i;
+
+	if (!policy_attached(p)) {
+		error(-ENOENT, "detach %s: not attached", p->name);
+		return -ENOENT;
+	}
+	for (i = 0; i < p->nr_progs; i++) {
+		const struct policy_prog *prog = &p->progs[i];
+
+		fd = pinned(p, prog->name);
+		e = fd < 0 ? fd : krsi_detach(prog->hook, fd);
+		if (fd >= 0)
+			close(fd);
+		if (e) {
+			error(e, "detach %s: %s from hook %s", p->name,
+			      prog->name, prog->hook);
+			err = err ? err : e;
+			continue;
+		}
+		pin_path(path, p, prog->name);
+		unlink(path);
+	}
+	if (err)
+		return err;
+	for (i = 0; i < p->nr_maps; i++) {
+		pin_path(path, p, p->maps[i].name);
+		unlink(path);
+	}
+	pin_path(path, p, NULL);
+	rmdir(path);
+	return 0;
+}
+
+void error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "krsi: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", errname(-err));
+}

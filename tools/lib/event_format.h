@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KRSI_EVENT_FORMAT_H
+#define KRSI_EVENT_FORMAT_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "krsi_event.h"
+
+/*
+ * One line of `krsi events` for @ev, without the newline, into @buf:
+ *
+ *	  12.345678 pid 57 uid 1000 sh: no_tmp_exec denied EACCES: bprm_check_security x
+ *	  12.400001 pid 58 uid 0 ls: audit_exec exec /bin/ls: ls -l /
+ *
+ * The record comes from the kernel but is treated as untrusted: strings
+ * need not be terminated, lengths are clamped, exec arguments stop at argc
+ * (the environment follows them on the stack), and bytes that are not
+ * printable are shown as '?', so that a file name cannot forge a line.
+ * Returns the length of the line.
+ */
+size_t event_format(const struct krsi_event *ev, char *buf, size_t size);
+
+#endif
