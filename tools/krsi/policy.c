@@ -221,7 +221,7 @@ int policy_attach(const struct policy *p, bool replace)
 	err = p->load(skel);
 	if (err) {
 		err = err < 0 ? err : -errno;
-		error(err, "attach %s: load (verifier)", p->name);
+		error(err, "attach %s: load", p->name);
 		goto out;
 	}
 	for (i = 0; i < p->nr_progs; i++, attached++) {

@@ -1,0 +1,101 @@
+#!/bin/sh
+# The krsi command: every subcommand and its error paths, on the appliance's
+# kernel with no policy attached at boot.
+. /tests/lib.sh
+
+cli_out=/tmp/krsi_cli.out
+
+# expect STATUS NAME COMMAND...: COMMAND exits with STATUS; its output
+# (stdout and stderr) is kept in $cli_out for the checks that follow.
+expect() {
+	want=$1 name=$2
+	shift 2
+	"$@" >"$cli_out" 2>&1
+	status=$?
+	if [ "$status" -eq "$want" ]; then
+		echo "ok $name"
+	else
+		echo "not ok $name: '$*' exited $status, not $want: $(head -n 1 "$cli_out")"
+		check_failed=1
+	fi
+}
+says() { grep -q -e "$1" "$cli_out"; }
+
+expect 0 "cli: help" krsi help
+for cmd in list attach detach replace events status lock policies; do
+	check "cli: help describes $cmd" says "^  $cmd"
+done
+expect 0 "cli: --help" krsi --help
+expect 2 "cli: unknown command exits 2" krsi frobnicate
+check "cli: unknown command named" says "unknown command 'frobnicate'"
+
+expect 0 "cli: policies" krsi policies
+for p in no_module_load protect_init no_tmp_exec wx protect_secret audit_exec krsi_lock; do
+	check "cli: policies lists $p" says "^$p "
+done
+
+expect 0 "cli: list with nothing attached" krsi list
+check "cli: list says so" says "no program attached"
+expect 0 "cli: status" krsi status
+check "cli: status says enforcing" says "^KRSI: *enforcing"
+check "cli: status says no lock" says "no lock"
+check "cli: status shows wx not attached" says "^  wx  *- "
+
+expect 2 "cli: a typo in a policy name exits 2" krsi attach wxx
+check "cli: the typo is named and the valid names listed" \
+	says "no policy 'wxx'; the policies are:.* wx .*krsi_lock"
+expect 2 "cli: attach without a policy" krsi attach
+expect 2 "cli: replace takes one policy" krsi replace wx protect_init
+
+expect 0 "cli: attach wx" krsi attach wx
+expect 0 "cli: list after attach" krsi list
+check "cli: list shows wx on mmap_file" says "^mmap_file: wx_mmap (wx)"
+check "cli: list shows wx on file_mprotect" says "^file_mprotect: wx_mprotect (wx)"
+expect 0 "cli: status after attach" krsi status
+check "cli: status shows wx attached" says "^  wx  *attached"
+check "cli: wx denies" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
+expect 1 "cli: attach wx twice exits 1" krsi attach wx
+check "cli: and names the policy and the errno" says "attach wx: already attached: EEXIST"
+
+expect 0 "cli: replace wx" krsi replace wx
+check "cli: replaced in place, not doubled" \
+	test "$(cat /sys/kernel/security/bpf/mmap_file)" = wx_mmap
+check "cli: wx still denies after replace" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
+
+expect 0 "cli: detach wx" krsi detach wx
+check "cli: nothing on mmap_file after detach" \
+	test -z "$(cat /sys/kernel/security/bpf/mmap_file)"
+check "cli: the pins are gone" test ! -e /sys/fs/bpf/krsi/wx
+check "cli: rwx allowed again" sh -c 'krsi-wx rwx | grep -q ok'
+expect 1 "cli: detach wx twice exits 1" krsi detach wx
+check "cli: and says it is not attached" says "detach wx: not attached: ENOENT"
+
+expect 1 "cli: lock without krsi_lock exits 1" krsi lock
+check "cli: and says why" says "krsi_lock is not attached: ENOENT"
+expect 1 "cli: events with nothing attached exits 1" krsi events -t 1
+check "cli: and says why" says "no attached policy reports anything: ENOENT"
+
+expect 1 "cli: attach as the demo user exits 1" su demo -c "krsi attach wx"
+check "cli: and names the errno" says "attach wx: .*EPERM"
+
+# events: a denial, live, with the policy's name.
+expect 0 "cli: attach protect_init" krsi attach protect_init
+krsi events -n 1 -t 10 >/tmp/krsi_cli.events 2>&1 &
+reader=$!
+sleep 1
+kill -USR1 1 2>/dev/null
+wait $reader
+check "cli: events shows the denial with its policy" \
+	grep -q "protect_init denied EPERM: task_kill signal to PID 1" /tmp/krsi_cli.events
+expect 0 "cli: detach protect_init" krsi detach protect_init
+
+# Every policy loads, attaches and detaches on this kernel, several at once.
+all="no_module_load protect_init no_tmp_exec wx protect_secret audit_exec krsi_lock"
+expect 0 "cli: attach every policy at once" krsi attach $all
+check "cli: status shows all attached" \
+	sh -c "[ \$(krsi status | grep -c ' attached ') -eq 7 ]"
+expect 0 "cli: detach every policy at once" krsi detach $all
+expect 0 "cli: list after detaching all" krsi list
+check "cli: nothing left attached" says "no program attached"
+
+check_exit
