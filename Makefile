@@ -181,7 +181,16 @@ $(BIN)/krsi: $(wildcard tools/krsi/*.c tools/krsi/*.h) $(LIB_SRCS) $(LIB_HDRS) \
 	$(Q)$(MUSLCC) $(CFLAGS) -Itools/krsi $(wildcard tools/krsi/*.c) \
 		$(LIB_SRCS) $(LDFLAGS) -o $@
 
-userspace: $(patsubst %,$(BIN)/%,$(TOOLS))
+# tools/dynamic/NAME.c: linked against musl's shared libc, for what needs a
+# program run by the dynamic loader.
+DYN_TOOLS := $(patsubst tools/dynamic/%.c,%,$(wildcard tools/dynamic/*.c))
+
+$(BIN)/%: tools/dynamic/%.c $(BUILD)/kernel.stamp
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(MUSLCC) -std=c11 -Wall -Wextra -Werror -O2 -s $< -o $@
+
+userspace: $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS))
 
 # ---------------------------------------------------------------------------
 # Initramfs: busybox, rootfs/, init/init as /init, and the tools.
@@ -190,7 +199,7 @@ ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
 $(BUILD)/gen_init_cpio: $(BUILD)/kernel.stamp
 	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
 
-image/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS)) \
+image/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
 		$(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p image
@@ -211,7 +220,7 @@ AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
 		$(wildcard tests/guest-audit/*.c))
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
 BOOT_BINS    := $(patsubst tests/guest-boot/%.c,$(TEST_DIR)/guest-boot/%,\
-		$(filter-out tests/guest-boot/dyn_hello.c,$(wildcard tests/guest-boot/*.c)))
+		$(wildcard tests/guest-boot/*.c))
 HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
 		-fsanitize=address,undefined -fno-omit-frame-pointer \
 		-Itools/lib -Iprogs -Itests/lib
@@ -256,10 +265,6 @@ $(TEST_DIR)/guest-boot/%: tests/guest-boot/%.c $(GUEST_DEPS)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(GUEST_CC)
 
-# The one dynamically linked program, for the ld.so route of no_tmp_exec.
-$(TEST_DIR)/dyn_hello: tests/guest-boot/dyn_hello.c $(BUILD)/kernel.stamp
-	$(call msg,CC,$@)
-	$(Q)$(MUSLCC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
 
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
@@ -271,7 +276,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(TEST_DIR)/dyn_hello
+	     $(BOOT_BINS)
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(BUILD)/gen_init_cpio

@@ -21,8 +21,10 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
 
   --kvm             use KVM instead of software emulation (TCG), after a
                     short probe boot shows that KVM works on this machine
+  --demo            show each policy at work, allowed and denied case with
+                    the event it produced, then power off (--mode demo)
   --append ARGS     extra kernel command line arguments
-  --mode MODE       what /init does: shell (default), test
+  --mode MODE       what /init does: shell (default), demo, test
   --kernel FILE     kernel to boot (default image/bzImage)
   --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz)
   --results FILE    connect the guest's second serial port (/dev/ttyS1)
@@ -39,6 +41,7 @@ die() { echo "run-qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) accel=kvm ;;
+	--demo) mode=demo ;;
 	--append) [ $# -ge 2 ] || die "--append needs an argument"; append="$append $2"; shift ;;
 	--mode) [ $# -ge 2 ] || die "--mode needs an argument"; mode=$2; shift ;;
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;

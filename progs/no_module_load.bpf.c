@@ -52,7 +52,7 @@ int BPF_PROG(no_load_module, enum kernel_load_data_id id, bool contents,
 }
 
 SEC("lsm/kernel_module_request")
-int BPF_PROG(no_module_request, char *kmod_name, int ret)
+int BPF_PROG(no_mod_request, char *kmod_name, int ret)
 {
 	if (ret)
 		return ret;

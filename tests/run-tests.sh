@@ -84,14 +84,19 @@ boot() {
 		fi
 	done <"$list"
 
-	# The kernel must not have complained, whatever the tests said.
+	kernel_reports "$name" "$console"
+}
+
+# kernel_reports NAME CONSOLE: the kernel must not have complained, whatever
+# the tests said.
+kernel_reports() {
 	reports=$(grep -E -e 'Oops|BUG:|WARNING:|Kernel panic|general protection fault' \
 		-e 'KASAN|UBSAN|possible (circular|recursive) locking|suspicious RCU usage' \
 		-e 'INFO: task .* blocked|hung_task|soft lockup|hard LOCKUP|Call Trace:' \
-		"$console")
+		"$2")
 	if [ -n "$reports" ]; then
 		echo "$reports" | head -n 20
-		fail "$name guest: kernel reports on the console (see $console)"
+		fail "$1 guest: kernel reports on the console (see $2)"
 	fi
 }
 
@@ -99,6 +104,31 @@ boot appliance image/bzImage "$dir/LIST"
 boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
 boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
 	--append krsi.tests=audit
+
+# The demo (./run-qemu.sh --demo) runs to its end and shows, for each
+# policy, a denial and the event it produced.
+echo "--- the demo (console: $dir/demo.console.log)"
+./run-qemu.sh --demo --timeout "$timeout" </dev/null >"$dir/demo.console.log" 2>&1
+demo_status=$?
+tr -d '\r' <"$dir/demo.console.log" >"$dir/demo.clean"
+if [ "$demo_status" -eq 0 ] && grep -q "^KRSI demo done.$" "$dir/demo.clean"; then
+	pass; echo "ok demo: runs to its end"
+else
+	fail "demo: did not finish (qemu exit status $demo_status)"
+fi
+for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_lock; do
+	if grep -q "^    event .* $policy denied E[A-Z]*: " "$dir/demo.clean"; then
+		pass; echo "ok demo: shows a $policy denial and its event"
+	else
+		fail "demo: no $policy denial event"
+	fi
+done
+if grep -q "^    event .* audit_exec exec /bin/sh: sh -c ls /etc/krsi" "$dir/demo.clean"; then
+	pass; echo "ok demo: shows an audited exec with its arguments"
+else
+	fail "demo: no audit_exec event"
+fi
+kernel_reports demo "$dir/demo.console.log"
 
 if [ "$failed" -ne 0 ]; then
 	echo "--- last lines of the console"

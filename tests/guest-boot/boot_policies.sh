@@ -20,16 +20,16 @@ check "boot: krsi list names the policy of each program" \
 	sh -c 'krsi list | grep -q "^bprm_check_security:.* no_tmp_exec (no_tmp_exec)"'
 
 # no_tmp_exec
-cp /tests/dyn_hello /tmp/dyn_hello
-cp /tests/dyn_hello /dev/shm/dyn_hello
+cp /usr/bin/krsi-hello /tmp/krsi-hello
+cp /usr/bin/krsi-hello /dev/shm/krsi-hello
 cp /usr/bin/krsi-check /tmp/static_prog
-check "no_tmp_exec: a program of the root fs runs" /tests/dyn_hello
-check "no_tmp_exec: through the loader too" /lib/ld-musl-x86_64.so.1 /tests/dyn_hello
+check "no_tmp_exec: a program of the root fs runs" /usr/bin/krsi-hello
+check "no_tmp_exec: through the loader too" /lib/ld-musl-x86_64.so.1 /usr/bin/krsi-hello
 check_fails "no_tmp_exec: exec from /tmp denied" /tmp/static_prog
-check_fails "no_tmp_exec: exec from /dev/shm denied" /dev/shm/dyn_hello
+check_fails "no_tmp_exec: exec from /dev/shm denied" /dev/shm/krsi-hello
 check_fails "no_tmp_exec: exec from /tmp denied as demo" as_demo /tmp/static_prog
 check_fails "no_tmp_exec: ld.so route denied (/lib/ld-musl /tmp/x)" \
-	/lib/ld-musl-x86_64.so.1 /tmp/dyn_hello
+	/lib/ld-musl-x86_64.so.1 /tmp/krsi-hello
 printf '#!/bin/sh\necho ran\n' >/tmp/script.sh
 chmod +x /tmp/script.sh
 check_fails "no_tmp_exec: a script in /tmp is not executed" /tmp/script.sh

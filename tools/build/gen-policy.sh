@@ -27,6 +27,13 @@ echo "#define KRSI_ABOUT_$name \"$about\""
 echo
 echo "#define KRSI_PROGS_$name(P) \\"
 echo "$syms" | awk -v name="$name" '$2 == "g" && $3 == "F" && $4 ~ /^lsm\// {
+	# The kernel keeps 15 characters of a program name: the hook files
+	# list that, and krsi matches it against this table.
+	if (length($6) > 15) {
+		printf("gen-policy: %s: program name %s is longer than 15\n",
+		       name, $6) > "/dev/stderr"
+		exit 1
+	}
 	sub(/^lsm\//, "", $4)
 	printf("\tP(%s, %s, %s) \\\n", name, $6, $4)
 	n++

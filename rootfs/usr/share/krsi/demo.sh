@@ -44,10 +44,11 @@ echo "KRSI demo: each policy, allowed then denied, with what it reported."
 krsi list | sed 's/^/    /'
 
 scenario no_tmp_exec
-cp /usr/bin/krsi-secret /tmp/prog
-run demo /usr/bin/krsi-check
-run demo /tmp/prog
-run demo /lib/ld-musl-x86_64.so.1 /tmp/prog
+cp /usr/bin/krsi-hello /tmp/hello
+run demo /usr/bin/krsi-hello
+run demo /tmp/hello
+run demo /lib/ld-musl-x86_64.so.1 /usr/bin/krsi-hello
+run demo /lib/ld-musl-x86_64.so.1 /tmp/hello
 show
 
 scenario wx
@@ -59,7 +60,7 @@ show
 scenario protect_secret
 run demo krsi-secret
 run demo cat /etc/krsi/secret
-run root "mv /etc/krsi/secret /tmp/stolen"
+run root "mv /etc/krsi/secret /etc/krsi/stolen"
 show
 
 scenario protect_init
