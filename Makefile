@@ -216,6 +216,7 @@ HOST_TESTS   := $(patsubst tests/host/%.c,$(TEST_DIR)/host/%,$(wildcard tests/ho
 GUEST_LIB    := tests/guest/lib.sh tests/guest/run-guest-tests.sh
 GUEST_SH     := $(filter-out $(GUEST_LIB),$(wildcard tests/guest/*.sh))
 GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/guest/*.c))
+AUDIT_SH     := $(wildcard tests/guest-audit/*.sh)
 AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
 		$(wildcard tests/guest-audit/*.c))
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
@@ -275,7 +276,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # /tests/LIST is what runs on the appliance's kernel, /tests/LIST.audit what
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
-ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_BINS) $(BOOT_SH) \
+ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
 	     $(BOOT_BINS)
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
@@ -291,7 +292,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	  done; \
 	} >$(TEST_DIR)/tests.list
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
-	$(Q)for f in $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
+	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@

@@ -103,7 +103,7 @@ kernel_reports() {
 boot appliance image/bzImage "$dir/LIST"
 boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
 boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
-	--append krsi.tests=audit
+	--append "krsi.tests=audit krsi.policies=protect_init,no_such_policy"
 
 # The demo (./run-qemu.sh --demo) runs to its end and shows, for each
 # policy, a denial and the event it produced.
