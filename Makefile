@@ -107,6 +107,22 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 
 kernel: $(BUILD)/kernel.stamp
 
+# The same kernel with KASAN, lockdep, PROVE_RCU and DEBUG_ATOMIC_SLEEP
+# (kernel/debug.config), booted by `make test` to run the guest suite again.
+KOUT_DEBUG := $(BUILD)/kernel-debug
+
+$(BUILD)/kernel-debug.stamp: $(BUILD)/kernel.stamp kernel/debug.config
+	$(Q)mkdir -p $(KOUT_DEBUG)
+	$(call msg,CONFIG,$(KOUT_DEBUG)/.config)
+	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT_DEBUG) \
+		$(KOUT)/.config kernel/debug.config \
+		>$(KOUT_DEBUG)/merge_config.log 2>&1
+	$(Q)$(call kmake,$(KOUT_DEBUG)) olddefconfig >>$(KOUT_DEBUG)/merge_config.log 2>&1
+	$(Q)tools/build/check-config.sh kernel/debug.config $(KOUT_DEBUG)/.config
+	$(call msg,KERNEL,$(KOUT_DEBUG)/arch/x86/boot/bzImage)
+	$(Q)$(call kmake,$(KOUT_DEBUG)) bzImage
+	$(Q)touch $@
+
 # The same kernel without CONFIG_SECURITY_BPF_ENFORCE, booted by the tests in
 # tests/guest-audit/ to check that programs then deny nothing.  Only the
 # objects that depend on the option really compile; ccache has the rest.
@@ -297,7 +313,8 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 
-test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp
+test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp \
+	$(BUILD)/kernel-debug.stamp
 
 clean:
 	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz

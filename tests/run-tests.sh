@@ -1,8 +1,9 @@
 #!/bin/sh
 # The test suite: host unit tests, checks of the kernel patch series, then
-# the in-guest suite in a QEMU boot of the appliance in test mode, and the
-# audit-only tests in a boot of the kernel built without
-# CONFIG_SECURITY_BPF_ENFORCE. Prints every result, then "N passed, N failed",
+# the in-guest suite in a QEMU boot of the appliance in test mode, again with
+# the boot policies attached, both again on the debug kernel (KASAN,
+# lockdep), the audit-only tests in a boot of the kernel built without
+# CONFIG_SECURITY_BPF_ENFORCE, and the demo. Prints every result, then "N passed, N failed",
 # and exits non-zero on any failed check, on a test without its result, on a
 # guest that did not finish in time and on any kernel oops, BUG, WARNING,
 # lockdep or KASAN report on the console.
@@ -102,6 +103,12 @@ kernel_reports() {
 
 boot appliance image/bzImage "$dir/LIST"
 boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
+# The same suites on the debug kernel (KASAN, lockdep, PROVE_RCU,
+# DEBUG_ATOMIC_SLEEP), where any warning is a panic.
+boot debug "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST" \
+	--append panic_on_warn=1
+boot debug-policies "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST.boot" \
+	--append "panic_on_warn=1 krsi.tests=boot"
 boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
 	--append "krsi.tests=audit krsi.policies=protect_init,no_such_policy"
 
@@ -123,7 +130,7 @@ for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_loc
 		fail "demo: no $policy denial event"
 	fi
 done
-if grep -q "^    event .* audit_exec exec /bin/sh: sh -c ls /etc/krsi" "$dir/demo.clean"; then
+if grep -q "^    event .* audit_exec allowed exec /bin/sh: sh -c ls /etc/krsi" "$dir/demo.clean"; then
 	pass; echo "ok demo: shows an audited exec with its arguments"
 else
 	fail "demo: no audit_exec event"

@@ -81,7 +81,7 @@ sleep 1
 /tmp/static_prog 2>/dev/null
 wait $reader
 check "audit: the exec is reported with its arguments" \
-	grep -q "audit_exec exec /bin/true: /bin/true audit-marker-arg" /tmp/events
+	grep -q "audit_exec allowed exec /bin/true: /bin/true audit-marker-arg" /tmp/events
 check "audit: the denial is reported with the policy's name" \
 	grep -q "no_tmp_exec denied EACCES: bprm_check_security static_prog" /tmp/events
 

@@ -47,12 +47,12 @@ int main(void)
 	memcpy(ev.data, "/bin/ls\0ls\0-l\0/\0HOME=/\0", 23);
 	ev.data_len = 23;
 	ev.argc = 3;
-	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/ls: ls -l /",
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls: ls -l /",
 		   "an exec with its arguments, not its environment");
 
 	/* Arguments cut by the record size: what fits is shown. */
 	ev.data_len = 12;
-	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/ls: ls -",
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls: ls -",
 		   "an exec cut short");
 
 	/* Untrusted bytes: no NUL in comm, control characters in data. */
@@ -77,7 +77,7 @@ int main(void)
 	ev.argc = 3;
 	memcpy(ev.data, "/bin/echo\0echo\0\0x\0", 19);
 	ev.data_len = 19;
-	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec exec /bin/echo: echo  x",
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/echo: echo  x",
 		   "an empty argument");
 
 	ev = base(KRSI_EVENT_EXEC);

@@ -17,6 +17,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define EPERM	1
+#define EACCES	13
 
 /* Set by the test. */
 int target_tgid;
@@ -199,6 +200,92 @@ int BPF_PROG(sleepable, struct file *file)
 /* Not an LSM program at all. */
 SEC("socket")
 int not_lsm(struct __sk_buff *skb)
+{
+	return 0;
+}
+
+/*
+ * For tests/guest/krsi_stress.c: deny programs that judge every process
+ * (the hammers are separate processes), by inode only, and programs that
+ * allow everything, attached and detached around them.
+ */
+unsigned long stress_ino, stress_map_ino, stress_exec_ino;
+unsigned int srep_v1_runs, srep_v2_runs;
+
+static bool is_stress(struct file *file, unsigned long ino)
+{
+	return ino && file && BPF_CORE_READ(file, f_inode, i_ino) == ino;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(srep__v1, struct file *file)
+{
+	if (!is_stress(file, stress_ino))
+		return 0;
+	__sync_fetch_and_add(&srep_v1_runs, 1);
+	return -EPERM;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(srep__v2, struct file *file)
+{
+	if (!is_stress(file, stress_ino))
+		return 0;
+	__sync_fetch_and_add(&srep_v2_runs, 1);
+	return -EPERM;
+}
+
+SEC("lsm/mmap_file")
+int BPF_PROG(stress_mmap, struct file *file, unsigned long reqprot,
+	     unsigned long prot, unsigned long flags)
+{
+	return is_stress(file, stress_map_ino) && (prot & 4 /* PROT_EXEC */) ?
+	       -EACCES : 0;
+}
+
+SEC("lsm/bprm_check_security")
+int BPF_PROG(stress_exec, struct linux_binprm *bprm)
+{
+	return is_stress(BPF_CORE_READ(bprm, file), stress_exec_ino) ?
+	       -EACCES : 0;
+}
+
+#define NOISE(name, hook)			\
+SEC("lsm/" #hook)				\
+int BPF_PROG(name)				\
+{						\
+	return 0;				\
+}
+NOISE(noise_open_a, file_open)
+NOISE(noise_open_b, file_open)
+NOISE(noise_mmap_a, mmap_file)
+NOISE(noise_mmap_b, mmap_file)
+NOISE(noise_exec_a, bprm_check_security)
+NOISE(noise_exec_b, bprm_check_security)
+
+/* The hook with the most arguments that a test can call at will. */
+__u64 prctl_option, prctl_arg2, prctl_arg3, prctl_arg4, prctl_arg5;
+long prctl_arg_cnt;
+
+SEC("lsm/task_prctl")
+int BPF_PROG(prctl_args, int option, unsigned long arg2, unsigned long arg3,
+	     unsigned long arg4, unsigned long arg5, int ret)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) != target_tgid || option != 3)
+		return 0;
+	/* Read the raw slot: an int argument must arrive zero-extended. */
+	prctl_option = ctx[0];
+	prctl_arg2 = arg2;
+	prctl_arg3 = arg3;
+	prctl_arg4 = arg4;
+	prctl_arg5 = arg5;
+	prctl_arg_cnt = bpf_get_func_arg_cnt(ctx);
+	return 0;
+}
+
+/* A tracing program: never attachable through a hook file. */
+SEC("fentry/security_file_open")
+int BPF_PROG(tracing_prog, struct file *file)
 {
 	return 0;
 }

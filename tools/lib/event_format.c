@@ -61,7 +61,7 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 	switch (ev->kind) {
 	case KRSI_EVENT_EXEC:
 		/* data: the file name, NUL, then the argument strings. */
-		put(&o, " exec ");
+		put(&o, " allowed exec ");
 		n = strnlen(ev->data, data_len);
 		put_str(&o, ev->data, n);
 		put(&o, ":");

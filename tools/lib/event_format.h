@@ -11,7 +11,7 @@
  * One line of `krsi events` for @ev, without the newline, into @buf:
  *
  *	  12.345678 pid 57 uid 1000 sh: no_tmp_exec denied EACCES: bprm_check_security x
- *	  12.400001 pid 58 uid 0 ls: audit_exec exec /bin/ls: ls -l /
+ *	  12.400001 pid 58 uid 0 ls: audit_exec allowed exec /bin/ls: ls -l /
  *
  * The record comes from the kernel but is treated as untrusted: strings
  * need not be terminated, lengths are clamped, exec arguments stop at argc

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KRSI against misuse: a process with CAP_BPF but not CAP_MAC_ADMIN, an
+ * unprivileged user, a tracing program, a program on every hook at once,
+ * and the widest context a test can drive (task_prctl's five arguments),
+ * compared between the KRSI path and the trampoline.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "btf_lookup.h"
+#include "guest.h"
+#include "krsi_test.lskel.h"
+
+#define MAX_HOOKS 512
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* Keep only @keep (a capability mask) in the effective and permitted sets. */
+static int keep_caps(__u64 keep)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {
+		{ .effective = (__u32)keep, .permitted = (__u32)keep },
+		{ .effective = keep >> 32, .permitted = keep >> 32 },
+	};
+
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+static int run_child(int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(-fn());
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+/*
+ * With CAP_BPF and CAP_PERFMON only, a process may load an LSM program
+ * but not attach it through KRSI.  Returns the attach's errno, or ECHILD
+ * if the load itself failed.
+ */
+static int cap_bpf_only(void)
+{
+	struct krsi_test *s;
+	int err;
+
+	if (keep_caps(1ULL << CAP_BPF | 1ULL << CAP_PERFMON))
+		return -ECHILD;
+	s = krsi_test__open_and_load();
+	if (!s)
+		return -ECHILD;
+	err = krsi_attach("file_open", s->progs.deny.prog_fd, 0);
+	krsi_test__destroy(s);
+	return err;
+}
+
+static int demo_reads_hook(void)
+{
+	char buf[64];
+	int fd;
+
+	if (setgid(1000) || setuid(1000))
+		return -ECHILD;
+	fd = krsi_hook_open("file_open", O_RDONLY);
+	if (fd < 0)
+		return fd;
+	read(fd, buf, sizeof(buf));
+	close(fd);
+	return 0;
+}
+
+static int demo_lists_programs(void)
+{
+	union bpf_attr attr;
+
+	if (setgid(1000) || setuid(1000))
+		return -ECHILD;
+	memset(&attr, 0, sizeof(attr));
+	return sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0 ? -errno : 0;
+}
+
+static void test_privilege(void)
+{
+	check_err(run_child(cap_bpf_only), -EPERM,
+		  "CAP_BPF+CAP_PERFMON without CAP_MAC_ADMIN: loads, cannot attach");
+	check_err(run_child(demo_reads_hook), -EACCES,
+		  "user 1000 reads a hook file");
+	check_err(run_child(demo_lists_programs), -EPERM,
+		  "user 1000 enumerates BPF programs");
+}
+
+static void test_context(struct krsi_test *skel)
+{
+	struct krsi_test *tramp = krsi_test__open_and_load();
+	struct krsi_test *s[2] = { skel, tramp };
+	const char *path[2] = { "KRSI", "trampoline" };
+	int link = -1, i;
+
+	if (!check(tramp != NULL, "load a second instance"))
+		return;
+	tramp->bss->target_tgid = getpid();
+	check_err(krsi_attach("task_prctl", skel->progs.prctl_args.prog_fd, 0), 0,
+		  "KRSI: attach prctl_args");
+	link = skel_raw_tracepoint_open(NULL, tramp->progs.prctl_args.prog_fd);
+	check(link >= 0, "trampoline: attach prctl_args");
+	check(prctl(PR_GET_DUMPABLE, 0x1111UL, 0x2222UL, 0x3333UL,
+		    0xffffffff44444444UL) >= 0, "prctl(PR_GET_DUMPABLE, ...)");
+	for (i = 0; i < 2; i++) {
+		struct krsi_test__bss *b = s[i]->bss;
+
+		check(b->prctl_arg_cnt == 5, "%s: 5 arguments (%ld)", path[i],
+		      b->prctl_arg_cnt);
+		check((__u32)b->prctl_option == 3 && b->prctl_arg2 == 0x1111 &&
+		      b->prctl_arg3 == 0x2222 && b->prctl_arg4 == 0x3333 &&
+		      b->prctl_arg5 == 0xffffffff44444444ULL,
+		      "%s: all five arguments, in order", path[i]);
+	}
+	check(skel->bss->prctl_option == 3,
+	      "KRSI: the int argument is zero-extended in its slot (%#llx)",
+	      (unsigned long long)skel->bss->prctl_option);
+	krsi_detach("task_prctl", skel->progs.prctl_args.prog_fd);
+	if (link >= 0)
+		close(link);
+	krsi_test__destroy(tramp);
+}
+
+static int load_allow(int btf_id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 2;
+	attr.license = (unsigned long)"GPL";
+	strcpy(attr.prog_name, "every_hook");
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* Things that go through many hooks; all must still work. */
+static int workload(void)
+{
+	char *argv[] = { "/bin/true", NULL };
+	int status, fd, sk;
+	void *p;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+		return -1;
+	fd = open("/etc/passwd", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -1;
+	munmap(p, 4096);
+	sk = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (sk < 0)
+		return -1;
+	close(sk);
+	if (kill(getpid(), 0) || prctl(PR_GET_DUMPABLE) != 1)
+		return -1;
+	return 0;
+}
+
+static void test_every_hook(void)
+{
+	static char names[MAX_HOOKS][256];
+	static int fds[MAX_HOOKS];
+	int n = 0, loaded = 0, attached = 0, listed = 0, detached = 0, i;
+	struct btf_file btf;
+	struct dirent *d;
+	DIR *dir;
+
+	if (!check(btf_open(&btf) == 0, "read /sys/kernel/btf/vmlinux"))
+		return;
+	dir = opendir(KRSI_HOOK_DIR);
+	while (dir && (d = readdir(dir)) && n < MAX_HOOKS) {
+		char func[sizeof("bpf_lsm_") + 256];
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(names[n], sizeof(names[n]), "%s", d->d_name);
+		snprintf(func, sizeof(func), "bpf_lsm_%s", d->d_name);
+		fds[n] = load_allow(btf_find_func(&btf, func));
+		loaded += fds[n] >= 0;
+		n++;
+	}
+	if (dir)
+		closedir(dir);
+	btf_close(&btf);
+	check(n > 200 && loaded == n, "an allowing program loaded for each of the %d hooks (%d)",
+	      n, loaded);
+	for (i = 0; i < n; i++)
+		attached += fds[i] >= 0 && !krsi_attach(names[i], fds[i], 0);
+	check(attached == n, "attached to every hook at once (%d of %d)", attached, n);
+	for (i = 0; i < n; i++) {
+		char buf[64];
+
+		listed += !strcmp(hook_list(names[i], buf, sizeof(buf)), "every_hook\n");
+	}
+	check(listed == n, "every hook file lists it (%d of %d)", listed, n);
+	check(workload() == 0, "exec, open, mmap, socket, kill, prctl all still work");
+	for (i = 0; i < n; i++) {
+		detached += fds[i] >= 0 && !krsi_detach(names[i], fds[i]);
+		close(fds[i]);
+	}
+	check(detached == n, "detached from every hook (%d of %d)", detached, n);
+	check(workload() == 0, "and everything works after");
+}
+
+int main(void)
+{
+	struct krsi_test *skel = krsi_test__open_and_load();
+
+	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
+		return check_exit();
+	skel->bss->target_tgid = getpid();
+
+	test_privilege();
+	check_err(krsi_attach("file_open", skel->progs.tracing_prog.prog_fd, 0),
+		  -EINVAL, "a tracing (fentry) program");
+	test_context(skel);
+	test_every_hook();
+
+	krsi_test__destroy(skel);
+	return check_exit();
+}
