@@ -45,8 +45,8 @@ LDFLAGS := -static -s
 BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build check-series deps clean \
-	distclean help
+.PHONY: all kernel userspace run test test-build bench check-series deps \
+	clean distclean help
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
 # that a second make has nothing to do.
@@ -58,6 +58,7 @@ help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
 	@echo "make test       install deps, build, run host and in-guest tests"
+	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"
@@ -71,6 +72,11 @@ run: deps all
 
 test: deps all test-build
 	tests/run-tests.sh
+
+# What KRSI costs per hooked call, against the kernel without it and against
+# mainline's trampolines (tests/bench/run-bench.sh).
+bench: deps all $(TEST_DIR)/initramfs.cpio.gz
+	tests/bench/run-bench.sh
 
 # Every patch of the series builds on its own, and the whole series with
 # CONFIG_SECURITY_BPF off: one kernel build per step, so not part of test.
@@ -87,6 +93,7 @@ KERNEL_INPUTS := $(KTARBALL) kernel/krsi.config kernel/patches/series \
 
 $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)mkdir -p $(KOUT)
+	$(Q)date +%s >$(BUILD)/kernel.start
 	$(Q)tools/build/prepare-kernel.sh $(KTARBALL) $(KSRC) kernel/patches
 	$(call msg,CONFIG,$(KOUT)/.config)
 	$(Q)$(KMAKE) tinyconfig >/dev/null
@@ -103,6 +110,8 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf \
 		OUTPUT=$(abspath $(BUILD)/libbpf)/ \
 		DESTDIR=$(abspath $(SYSROOT)) prefix= install_headers >/dev/null
+	$(Q)echo "$$(( $$(date +%s) - $$(cat $(BUILD)/kernel.start) )) s (kernel stage)" \
+		>$(BUILD)/kernel.time
 	$(Q)touch $@
 
 kernel: $(BUILD)/kernel.stamp
@@ -283,6 +292,41 @@ $(TEST_DIR)/guest-boot/%: tests/guest-boot/%.c $(GUEST_DEPS)
 	$(Q)$(GUEST_CC)
 
 
+# The libbpf API of the series (bpf_program__attach_krsi()), tested from a
+# program linked statically with glibc, libelf and zlib and the libbpf.a of
+# the patched tree (tests/libbpf/), which opens a .bpf.o itself.
+LIBBPF_A := $(BUILD)/libbpf/libbpf.a
+
+$(LIBBPF_A): $(BUILD)/kernel.stamp
+	$(call msg,LIBBPF,$@)
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(abspath $(BUILD)/libbpf)/ \
+		$(abspath $@) >/dev/null
+
+$(TEST_DIR)/libbpf/krsi_libbpf.bpf.o: tests/libbpf/krsi_libbpf.bpf.c $(GEN)/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(BPF_CFLAGS) -c $< -o $@
+
+$(TEST_DIR)/guest/krsi_libbpf: tests/libbpf/krsi_libbpf.c $(LIBBPF_A) \
+		tools/lib/errname.c tests/lib/check.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)gcc -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE \
+		-isystem $(SYSROOT)/include -Itools/lib -Itests/lib \
+		$< tools/lib/errname.c $(LIBBPF_A) -static -lelf -lz -o $@
+
+GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
+
+# Benchmarks (make bench, tests/bench/): in the test initramfs, run by
+# tests/bench/run-bench.sh in boots of their own.
+BENCH_BINS := $(TEST_DIR)/bench/krsi_bench $(TEST_DIR)/bench/tiny
+BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh
+
+$(TEST_DIR)/bench/%: tests/bench/%.c $(GUEST_DEPS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(GUEST_CC)
+
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 	$(call msg,GEN,$@)
@@ -293,23 +337,28 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS)
+	     $(BOOT_BINS) $(BENCH_BINS) $(BENCH_SH)
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
-		$(TEST_DIR)/expected-hooks $(BUILD)/gen_init_cpio
+		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \
+		$(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(TEST_DIR)
 	$(Q){ echo "dir /tests 0755 0 0"; \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot expected-hooks; do \
-		echo "file /tests/$$f $(TEST_DIR)/$$f 0644 0 0"; \
+	  for f in LIST LIST.audit LIST.boot LIST.bench LIST.baseline LIST.boottime \
+		   expected-hooks libbpf/krsi_libbpf.bpf.o; do \
+		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
 	  done; \
 	} >$(TEST_DIR)/tests.list
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
+	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
+	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
+	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 

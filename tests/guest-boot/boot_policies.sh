@@ -65,6 +65,11 @@ check_fails "protect_init: SIGKILL to PID 1 denied" kill -KILL 1
 # no_module_load: see boot_calls for the errno of each way in.
 check_fails "no_module_load: insmod denied" insmod /etc/krsi/boot.conf
 
+# Nothing of KRSI is open to an unprivileged user.
+check_fails "privilege: demo cannot read the pins" as_demo ls /sys/fs/bpf/krsi
+check_fails "privilege: demo cannot read events" as_demo krsi events -t 1
+check_fails "privilege: demo cannot read a hook file" as_demo cat /sys/kernel/security/bpf/file_open
+
 # krsi_lock
 check_fails "lock: detach refused" krsi detach wx
 check_fails "lock: replace refused" krsi replace wx

@@ -101,6 +101,44 @@ static int demo_lists_programs(void)
 	return sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0 ? -errno : 0;
 }
 
+static int demo_detaches(void)
+{
+	int fd = krsi_hook_open("file_open", O_RDWR);
+
+	if (setgid(1000) || setuid(1000))
+		return -ECHILD;
+	/* Even with a descriptor that root opened for it. */
+	return krsi_detach_fd(fd, 0);
+}
+
+/*
+ * bpf_get_func_ip() would read ctx[-2]; the verifier refuses it to LSM
+ * programs, whichever way they are to be attached, so no program can
+ * compare that slot between the paths (KRSI fills it all the same).
+ */
+static int load_func_ip_prog(int btf_id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_func_ip },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 3;
+	attr.license = (unsigned long)"GPL";
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
 static void test_privilege(void)
 {
 	check_err(run_child(cap_bpf_only), -EPERM,
@@ -109,6 +147,8 @@ static void test_privilege(void)
 		  "user 1000 reads a hook file");
 	check_err(run_child(demo_lists_programs), -EPERM,
 		  "user 1000 enumerates BPF programs");
+	check_err(run_child(demo_detaches), -EPERM,
+		  "user 1000 detaches through a hook descriptor root opened");
 }
 
 static void test_context(struct krsi_test *skel)
@@ -254,6 +294,16 @@ int main(void)
 	check_err(krsi_attach("file_open", skel->progs.tracing_prog.prog_fd, 0),
 		  -EINVAL, "a tracing (fentry) program");
 	test_context(skel);
+	{
+		struct btf_file btf;
+
+		if (check(btf_open(&btf) == 0, "read the kernel's BTF")) {
+			/* ENOTSUPP: "not supported for program type". */
+			check_err(load_func_ip_prog(btf_find_func(&btf, "bpf_lsm_file_open")),
+				  -524, "the verifier refuses an LSM program calling bpf_get_func_ip()");
+			btf_close(&btf);
+		}
+	}
 	test_every_hook();
 
 	krsi_test__destroy(skel);

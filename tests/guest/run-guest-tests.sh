@@ -24,7 +24,7 @@ results=/dev/ttyS1
 		( cd /tmp && timeout 300 "/tests/$name" ) >"$out" 2>&1
 		status=$?
 		cat "$out" >/dev/console
-		grep -e '^ok ' -e '^not ok ' "$out"
+		grep -e '^ok ' -e '^not ok ' -e '^bench ' "$out"
 		echo "exit $name $status"
 	done <"$list"
 	echo "done"

@@ -44,6 +44,7 @@ static void test_errname(void)
 	check(!strcmp(errname(EPERM), "EPERM"), "errname: EPERM");
 	check(!strcmp(errname(-EEXIST), "EEXIST"), "errname: negative errno -EEXIST");
 	check(!strcmp(errname(EBADF), "EBADF"), "errname: EBADF");
+	check(!strcmp(errname(-524), "ENOTSUPP"), "errname: the kernel's ENOTSUPP");
 	check(!strcmp(errname(100000), "E?"), "errname: unknown value");
 	check(!strcmp(errname(0), "E?"), "errname: 0 is no errno");
 }

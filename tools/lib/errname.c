@@ -22,10 +22,19 @@ static const char *const names[] = {
 	E(EADDRINUSE), E(ECONNREFUSED), E(ENOPKG),
 };
 
+/*
+ * The kernel-internal ENOTSUPP (524, include/linux/errno.h) is not in the
+ * C library, but the BPF verifier returns it to user space, for example
+ * for a helper a program type may not call.
+ */
+#define KERNEL_ENOTSUPP 524
+
 const char *errname(int err)
 {
 	if (err < 0)
 		err = -err;
+	if (err == KERNEL_ENOTSUPP)
+		return "ENOTSUPP";
 	if ((size_t)err < sizeof(names) / sizeof(names[0]) && names[err])
 		return names[err];
 	return "E?";

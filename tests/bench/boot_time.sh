@@ -1,0 +1,5 @@
+#!/bin/sh
+# Booted with the boot policies: when /init had them all attached and locked.
+sed -n 's/^attached at \([0-9.]*\)s of uptime$/bench boot policies-attached \1/p' /run/krsi/banner
+grep -q "NOT ENFORCED" /run/krsi/banner && echo "bench boot failed-policies 1"
+exit 0

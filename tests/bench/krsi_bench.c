@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krsi_bench: the cost per call of three hooked system calls, with no
+ * program, with 1 and with 8 allow-everything programs, attached through
+ * KRSI and through mainline's trampoline, all in one boot; rounds of the
+ * configurations are interleaved so that drift hits them all alike.
+ *
+ *	read(fd, buf, 1)	file_permission
+ *	open() + close()	file_open
+ *	fork() + execve(tiny)	bprm_check_security
+ *
+ * "krsi_bench baseline" measures the calls alone, on a kernel booted
+ * without KRSI in lsm=.  Output, one line per call and configuration:
+ *
+ *	bench CALL CONFIG MEDIAN_NS MIN_NS MAX_NS
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "btf_lookup.h"
+#include "errname.h"
+#include "hookfile.h"
+
+#define ROUNDS		7
+#define MAX_PROGS	8
+#define TINY		"/tests/tiny"
+
+struct call {
+	const char *name, *hook;
+	long iterations;
+	int (*run)(long n);
+};
+
+enum config { NONE, KRSI_1, KRSI_8, TRAMP_1, TRAMP_8, NR_CONFIGS };
+static const char *const config_names[] = {
+	"krsi-empty", "krsi-1", "krsi-8", "trampoline-1", "trampoline-8",
+};
+
+static int bench_fd;
+
+static int run_read(long n)
+{
+	char c;
+
+	while (n--)
+		if (pread(bench_fd, &c, 1, 0) != 1)
+			return -1;
+	return 0;
+}
+
+static int run_open(long n)
+{
+	while (n--) {
+		int fd = open("/etc/passwd", O_RDONLY);
+
+		if (fd < 0)
+			return -1;
+		close(fd);
+	}
+	return 0;
+}
+
+static int run_exec(long n)
+{
+	char *argv[] = { TINY, NULL }, *envp[] = { NULL };
+
+	while (n--) {
+		int status;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			execve(TINY, argv, envp);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || status)
+			return -1;
+	}
+	return 0;
+}
+
+static struct call calls[] = {
+	{ "read", "file_permission", 20000, run_read },
+	{ "open", "file_open", 5000, run_open },
+	{ "exec", "bprm_check_security", 100, run_exec },
+};
+#define NR_CALLS (sizeof(calls) / sizeof(calls[0]))
+
+static double samples[NR_CALLS][NR_CONFIGS][ROUNDS];
+static int progs[NR_CALLS][MAX_PROGS];
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double measure(struct call *c)
+{
+	double start = now_ns();
+
+	if (c->run(c->iterations))
+		return -1;
+	return (now_ns() - start) / c->iterations;
+}
+
+/* "return 0" for the hook with BTF id @btf_id. */
+static int load_allow(int btf_id, unsigned int i)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 2;
+	attr.license = (unsigned long)"GPL";
+	snprintf(attr.prog_name, sizeof(attr.prog_name), "allow_%d", i % 10);
+	fd = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+static int tramp_attach(int prog_fd)
+{
+	union bpf_attr attr;
+	long fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	fd = syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Attach @n programs for @c the @config way; @links gets the trampoline
+ * links.  A program attaches by trampoline once only in its life, so each
+ * trampoline round loads fresh programs.
+ */
+static int setup(struct call *c, size_t ci, enum config config, int *links, int n,
+		 int btf_id)
+{
+	int i, err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		if (config == TRAMP_1 || config == TRAMP_8) {
+			int fd = load_allow(btf_id, i);
+
+			links[i] = fd < 0 ? fd : tramp_attach(fd);
+			if (fd >= 0)
+				close(fd);
+			err = links[i] < 0 ? links[i] : 0;
+		} else {
+			err = krsi_attach(c->hook, progs[ci][i], 0);
+		}
+	}
+	return err;
+}
+
+static void teardown(struct call *c, size_t ci, enum config config, int *links, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (config == TRAMP_1 || config == TRAMP_8)
+			close(links[i]);
+		else
+			krsi_detach(c->hook, progs[ci][i]);
+	}
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *call, const char *config, double *s)
+{
+	qsort(s, ROUNDS, sizeof(*s), cmp);
+	printf("bench %s %s %.0f %.0f %.0f\n", call, config, s[ROUNDS / 2], s[0],
+	       s[ROUNDS - 1]);
+}
+
+int main(int argc, char **argv)
+{
+	static const int counts[NR_CONFIGS] = { 0, 1, MAX_PROGS, 1, MAX_PROGS };
+	bool baseline = argc > 1 && !strcmp(argv[1], "baseline");
+	int btf_ids[NR_CALLS] = { 0 }, links[MAX_PROGS];
+	struct btf_file btf;
+	size_t ci;
+	int r, k, i;
+
+	bench_fd = open("/etc/passwd", O_RDONLY);
+	if (bench_fd < 0 || (!baseline && btf_open(&btf))) {
+		fprintf(stderr, "krsi_bench: setup failed: %s\n", errname(errno));
+		return 1;
+	}
+	for (ci = 0; !baseline && ci < NR_CALLS; ci++) {
+		char func[64];
+
+		snprintf(func, sizeof(func), "bpf_lsm_%s", calls[ci].hook);
+		btf_ids[ci] = btf_find_func(&btf, func);
+		for (i = 0; i < MAX_PROGS; i++)
+			progs[ci][i] = load_allow(btf_ids[ci], i);
+	}
+	if (!baseline)
+		btf_close(&btf);
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (ci = 0; ci < NR_CALLS; ci++) {
+			for (k = 0; k < (baseline ? 1 : NR_CONFIGS); k++) {
+				int err = setup(&calls[ci], ci, k, links, counts[k],
+						btf_ids[ci]);
+
+				samples[ci][k][r] = err ? -1 : measure(&calls[ci]);
+				teardown(&calls[ci], ci, k, links, counts[k]);
+				if (err || samples[ci][k][r] < 0) {
+					fprintf(stderr, "krsi_bench: %s %s: %s\n",
+						calls[ci].name, config_names[k],
+						errname(err ? -err : errno));
+					return 1;
+				}
+			}
+		}
+	}
+	for (ci = 0; ci < NR_CALLS; ci++)
+		for (k = 0; k < (baseline ? 1 : NR_CONFIGS); k++)
+			report(calls[ci].name, baseline ? "baseline" : config_names[k],
+			       samples[ci][k]);
+	return 0;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# make bench: the cost of KRSI per hooked call against a kernel booted
+# without it and against mainline's trampolines, and the appliance's build
+# and boot numbers.  Prints a table and writes it to build/bench/results.txt.
+#
+# Three boots of the test image: lsm= without krsi (the baseline), the
+# appliance's kernel (every other configuration, interleaved in one boot, see
+# tests/bench/krsi_bench.c), and one with the boot policies attached (boot
+# time).  Software emulation makes absolute times unstable: read the ratios.
+set -u
+
+build=${BUILD:-build}
+dir=$build/bench
+initrd=$build/test/initramfs.cpio.gz
+out=$dir/results.txt
+mkdir -p "$dir"
+
+# bench NAME APPEND: boot with APPEND, keep the guest's "bench" lines.
+bench() {
+	./run-qemu.sh --mode test --initrd "$initrd" --results "$dir/$1.raw" \
+		--timeout 1800 --append "$2" </dev/null >"$dir/$1.console.log" 2>&1 ||
+		echo "run-bench: the $1 boot failed (see $dir/$1.console.log)" >&2
+	tr -d '\r' <"$dir/$1.raw" | grep '^bench ' >"$dir/$1.lines"
+}
+
+policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf | paste -sd, -)
+
+start=$(date +%s)
+bench baseline "lsm=capability,bpf krsi.tests=baseline"
+bench krsi "krsi.tests=bench"
+bench boot "krsi.tests=boottime krsi.policies=$policies"
+boots=$(( $(date +%s) - start ))
+
+# No-change rebuild: everything is built, so this is make's own cost.
+t0=$(date +%s%N)
+make -s all >/dev/null 2>&1
+rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+
+{
+	echo "KRSI benchmark, $(date -u +%Y-%m-%d), $(nproc) CPUs, QEMU TCG"
+	echo
+	echo "ns per call: median of 7 rounds [min..max]; x baseline: against the"
+	echo "kernel booted without KRSI (another boot); x trampoline: against the"
+	echo "trampoline with as many programs (same boot)"
+	echo
+	cat "$dir/baseline.lines" "$dir/krsi.lines" | awk '
+	$1 == "bench" && $2 != "boot" {
+		key = $2 " " $3
+		med[key] = $4; lo[key] = $5; hi[key] = $6
+		if (!(($2) in seen)) { seen[$2] = 1; calls[++ncalls] = $2 }
+	}
+	END {
+		split("baseline krsi-empty krsi-1 krsi-8 trampoline-1 trampoline-8", configs, " ")
+		printf("%-5s %-13s %10s %17s %11s %13s\n", "call", "config", "ns/call",
+		       "[min..max]", "x baseline", "x trampoline")
+		for (c = 1; c <= ncalls; c++) {
+			call = calls[c]
+			base = med[call " baseline"]
+			for (k = 1; k <= 6; k++) {
+				key = call " " configs[k]
+				if (!(key in med)) continue
+				vs = base ? sprintf("%.3f", med[key] / base) : "-"
+				tr = "-"
+				if (configs[k] == "krsi-1" && med[call " trampoline-1"])
+					tr = sprintf("%.3f", med[key] / med[call " trampoline-1"])
+				if (configs[k] == "krsi-8" && med[call " trampoline-8"])
+					tr = sprintf("%.3f", med[key] / med[call " trampoline-8"])
+				printf("%-5s %-13s %10d %17s %11s %13s\n", call, configs[k],
+				       med[key], "[" lo[key] ".." hi[key] "]", vs, tr)
+			}
+		}
+	}'
+	echo
+	echo "bzImage:            $(stat -c %s image/bzImage) bytes"
+	echo "initramfs.cpio.gz:  $(stat -c %s image/initramfs.cpio.gz) bytes"
+	echo "boot policies attached at: $(sed -n 's/^bench boot policies-attached //p' "$dir/boot.lines")s of guest uptime"
+	echo "no-change rebuild (make all): ${rebuild_ms} ms"
+	if [ -s "$build/kernel.time" ]; then
+		echo "last kernel build: $(cat "$build/kernel.time")"
+	fi
+	echo "benchmark boots: ${boots} s wall"
+} | tee "$out"
+
+# Every configuration must have a result.
+[ "$(cat "$dir/baseline.lines" "$dir/krsi.lines" | grep -vc ' boot ')" -eq 18 ]

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_program__attach_krsi(), the libbpf API of the series, from a program
+ * linked statically with glibc and the libbpf.a of the patched tree:
+ * open a .bpf.o with libbpf, attach through the hook file, see the hook
+ * file list the program and the policy take effect, replace it by name,
+ * destroy the links; and the API's errors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "check.h"
+#include "errname.h"
+
+#define OBJ	"/tests/krsi_libbpf.bpf.o"
+#define TARGET	"/tmp/krsi-libbpf-target"
+#define HOOK	"/sys/kernel/security/bpf/file_open"
+
+static const char *hook_list(void)
+{
+	static char buf[1024];
+	ssize_t n = -1;
+	int fd = open(HOOK, O_RDONLY);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n < 0 ? 0 : n] = '\0';
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	return buf;
+}
+
+static int try_open(void)
+{
+	int fd = open(TARGET, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static struct bpf_program *prog(struct bpf_object *obj, const char *name)
+{
+	return bpf_object__find_program_by_name(obj, name);
+}
+
+/* attach_krsi() must fail with @err and set errno to it. */
+static void check_fails(struct bpf_program *p, int err, const char *what)
+{
+	struct bpf_link *link = bpf_program__attach_krsi(p, NULL);
+
+	check(!link && errno == err, "%s: %s (want %s)", what,
+	      link ? "attached" : errname(errno), errname(err));
+	bpf_link__destroy(link);
+}
+
+int main(void)
+{
+	LIBBPF_OPTS(bpf_krsi_opts, override, .flags = BPF_F_ALLOW_OVERRIDE);
+	struct bpf_link *link, *v2;
+	struct bpf_object *obj;
+	int fd;
+
+	fd = open(TARGET, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	obj = bpf_object__open_file(OBJ, NULL);
+	if (!check(obj != NULL, "libbpf opens %s", OBJ))
+		return check_exit();
+	bpf_program__set_autoload(prog(obj, "not_loaded"), false);
+	bpf_program__set_autoload(prog(obj, "no_such_hook"), false);
+	if (!check(bpf_object__load(obj) == 0, "libbpf loads it"))
+		return check_exit();
+
+	link = bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL);
+	check(link != NULL, "attach libbpf_deny through its hook file (%s)",
+	      link ? "ok" : errname(errno));
+	check(!strcmp(hook_list(), "libbpf_deny "), "file_open lists it: '%s'",
+	      hook_list());
+	check(try_open() == EPERM, "the policy takes effect: open gives EPERM");
+	check(bpf_link__destroy(link) == 0, "destroying the link detaches it");
+	check(!strcmp(hook_list(), ""), "file_open lists nothing: '%s'", hook_list());
+	check(try_open() == 0, "and the open is allowed again");
+
+	link = bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL);
+	v2 = bpf_program__attach_krsi(prog(obj, "libbpf_deny__v2"), &override);
+	check(link && v2, "attach libbpf_deny, then libbpf_deny__v2 with BPF_F_ALLOW_OVERRIDE");
+	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "v2 replaced v1: '%s'", hook_list());
+	check(try_open() == EACCES, "v2 takes effect: open gives EACCES");
+	check(bpf_link__destroy(link) == -ENOENT,
+	      "the replaced program's link has nothing left to detach: ENOENT");
+	check(!bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL) && errno == EEXIST,
+	      "libbpf_deny again without the flag: EEXIST");
+
+	/* The link holds its own descriptors: it outlives the object. */
+	bpf_object__close(obj);
+	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "v2 stays after bpf_object__close()");
+	check(bpf_link__destroy(v2) == 0 && !strcmp(hook_list(), ""),
+	      "and its link detaches it then");
+
+	obj = bpf_object__open_file(OBJ, NULL);
+	bpf_program__set_autoload(prog(obj, "no_such_hook"), false);
+	bpf_program__set_autoload(prog(obj, "not_loaded"), false);
+	bpf_object__load(obj);
+	libbpf_set_print(NULL);	/* the warnings below are expected */
+	check_fails(prog(obj, "no_such_hook"), ENOENT, "a hook with no KRSI file");
+	check_fails(prog(obj, "not_lsm"), EINVAL, "a socket filter program");
+	check_fails(prog(obj, "not_loaded"), EINVAL, "a program that is not loaded");
+	bpf_object__close(obj);
+
+	unlink(TARGET);
+	return check_exit();
+}
