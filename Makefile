@@ -75,7 +75,7 @@ test: deps all test-build
 
 # What KRSI costs per hooked call, against the kernel without it and against
 # mainline's trampolines (tests/bench/run-bench.sh).
-bench: deps all $(TEST_DIR)/initramfs.cpio.gz
+bench: deps all $(BUILD)/test/initramfs.cpio.gz
 	tests/bench/run-bench.sh
 
 # Every patch of the series builds on its own, and the whole series with

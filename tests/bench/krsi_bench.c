@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf_raw.h"
 #include "btf_lookup.h"
 #include "errname.h"
 #include "hookfile.h"
@@ -114,37 +115,21 @@ static double measure(struct call *c)
 	return (now_ns() - start) / c->iterations;
 }
 
-/* "return 0" for the hook with BTF id @btf_id. */
-static int load_allow(int btf_id, unsigned int i)
+static int load_allow_n(int btf_id, int i)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-	long fd;
+	char name[16];
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = btf_id;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 2;
-	attr.license = (unsigned long)"GPL";
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "allow_%d", i % 10);
-	fd = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
+	snprintf(name, sizeof(name), "allow_%d", i % 10);
+	return load_allow(btf_id, name);
 }
 
 static int tramp_attach(int prog_fd)
 {
 	union bpf_attr attr;
-	long fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.raw_tracepoint.prog_fd = prog_fd;
-	fd = syscall(SYS_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 }
 
 /*
@@ -159,7 +144,7 @@ static int setup(struct call *c, size_t ci, enum config config, int *links, int 
 
 	for (i = 0; i < n && !err; i++) {
 		if (config == TRAMP_1 || config == TRAMP_8) {
-			int fd = load_allow(btf_id, i);
+			int fd = load_allow_n(btf_id, i);
 
 			links[i] = fd < 0 ? fd : tramp_attach(fd);
 			if (fd >= 0)
@@ -218,7 +203,7 @@ int main(int argc, char **argv)
 		snprintf(func, sizeof(func), "bpf_lsm_%s", calls[ci].hook);
 		btf_ids[ci] = btf_find_func(&btf, func);
 		for (i = 0; i < MAX_PROGS; i++)
-			progs[ci][i] = load_allow(btf_ids[ci], i);
+			progs[ci][i] = load_allow_n(btf_ids[ci], i);
 	}
 	if (!baseline)
 		btf_close(&btf);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_raw.h"
 #include "guest.h"
 
 #define TMP_PROG "/tmp/boot_calls.prog"
@@ -82,13 +83,6 @@ static int open_secret_renamed(void)
 static int open_secret(void)
 {
 	return try_open("/etc/krsi/secret");
-}
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
 }
 
 static int load_socket_filter(void)

@@ -19,18 +19,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_raw.h"
 #include "btf_lookup.h"
 #include "guest.h"
 #include "krsi_test.lskel.h"
 
 #define MAX_HOOKS 512
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
-}
 
 /* Keep only @keep (a capability mask) in the effective and permitted sets. */
 static int keep_caps(__u64 keep)
@@ -94,11 +88,13 @@ static int demo_reads_hook(void)
 static int demo_lists_programs(void)
 {
 	union bpf_attr attr;
+	long err;
 
 	if (setgid(1000) || setuid(1000))
 		return -ECHILD;
 	memset(&attr, 0, sizeof(attr));
-	return sys_bpf(BPF_PROG_GET_NEXT_ID, &attr) < 0 ? -errno : 0;
+	err = sys_bpf(BPF_PROG_GET_NEXT_ID, &attr);
+	return err < 0 ? (int)err : 0;
 }
 
 static int demo_detaches(void)
@@ -118,22 +114,13 @@ static int demo_detaches(void)
  */
 static int load_func_ip_prog(int btf_id)
 {
-	struct bpf_insn insns[] = {
+	static const struct bpf_insn insns[] = {
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_func_ip },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	union bpf_attr attr;
-	long fd;
+	int fd = load_lsm_insns(btf_id, "func_ip", insns, 3);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = btf_id;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 3;
-	attr.license = (unsigned long)"GPL";
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 ? fd : 0;
@@ -186,25 +173,6 @@ static void test_context(struct krsi_test *skel)
 	krsi_test__destroy(tramp);
 }
 
-static int load_allow(int btf_id)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = btf_id;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 2;
-	attr.license = (unsigned long)"GPL";
-	strcpy(attr.prog_name, "every_hook");
-	return sys_bpf(BPF_PROG_LOAD, &attr);
-}
-
 /* Things that go through many hooks; all must still work. */
 static int workload(void)
 {
@@ -255,7 +223,7 @@ static void test_every_hook(void)
 			continue;
 		snprintf(names[n], sizeof(names[n]), "%s", d->d_name);
 		snprintf(func, sizeof(func), "bpf_lsm_%s", d->d_name);
-		fds[n] = load_allow(btf_find_func(&btf, func));
+		fds[n] = load_allow(btf_find_func(&btf, func), "every_hook");
 		loaded += fds[n] >= 0;
 		n++;
 	}

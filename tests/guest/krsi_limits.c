@@ -12,17 +12,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bpf_raw.h"
 #include "guest.h"
 #include "krsi_test.lskel.h"
 
 #define MAX_PROGS 64
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
-}
 
 static int attach_btf_id(int prog_fd)
 {
@@ -37,26 +31,6 @@ static int attach_btf_id(int prog_fd)
 	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
 		return 0;
 	return info.attach_btf_id;
-}
-
-/* "return 0" for the hook with BTF id @btf_id, named @name. */
-static int load_allow(int btf_id, const char *name)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = btf_id;
-	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
-	attr.license = (unsigned long)"GPL";
-	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
-	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
 static int count_lines(const char *s)

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KRSI_BPF_RAW_H
+#define KRSI_BPF_RAW_H
+
+/*
+ * bpf(2) without libbpf, for tests that need programs no skeleton has:
+ * the smallest LSM program ("return 0") for any hook, by its BTF id.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+/* bpf(@cmd, @attr): the result, or a negative errno. */
+static inline long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+
+	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * Load @insn_cnt instructions as an LSM program for the hook whose
+ * bpf_lsm_<hook> has BTF id @btf_id, named @name: a descriptor, or a
+ * negative errno.
+ */
+static inline int load_lsm_insns(int btf_id, const char *name,
+				 const struct bpf_insn *insns, unsigned int insn_cnt)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = insn_cnt;
+	attr.license = (unsigned long)"GPL";
+	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* "return 0": a program that allows everything. */
+static inline int load_allow(int btf_id, const char *name)
+{
+	static const struct bpf_insn allow[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return load_lsm_insns(btf_id, name, allow, 2);
+}
+
+#endif
