@@ -31,7 +31,7 @@
 #include "errname.h"
 #include "hookfile.h"
 
-#define ROUNDS		7
+#define ROUNDS		15
 #define MAX_PROGS	8
 #define TINY		"/tests/tiny"
 
@@ -89,8 +89,8 @@ static int run_exec(long n)
 }
 
 static struct call calls[] = {
-	{ "read", "file_permission", 20000, run_read },
-	{ "open", "file_open", 5000, run_open },
+	{ "read", "file_permission", 50000, run_read },
+	{ "open", "file_open", 10000, run_open },
 	{ "exec", "bprm_check_security", 100, run_exec },
 };
 #define NR_CALLS (sizeof(calls) / sizeof(calls[0]))
@@ -224,6 +224,16 @@ int main(int argc, char **argv)
 				}
 			}
 		}
+	}
+	{
+		char cs[64] = "?";
+		FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "re");
+
+		if (f && fscanf(f, "%63s", cs) != 1)
+			strcpy(cs, "?");
+		if (f)
+			fclose(f);
+		printf("bench clocksource %s\n", cs);
 	}
 	for (ci = 0; ci < NR_CALLS; ci++)
 		for (k = 0; k < (baseline ? 1 : NR_CONFIGS); k++)
