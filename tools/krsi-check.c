@@ -74,6 +74,7 @@ int main(void)
 	if (err)
 		snprintf(lsms, sizeof(lsms), "(%s/lsm: %s)", SECURITYFS, errname(err));
 	lsms[strcspn(lsms, "\n")] = '\0';
+	ok &= report("KRSI LSM", lsm_list_contains(lsms, "krsi"), lsms);
 	ok &= report("bpf LSM", lsm_list_contains(lsms, "bpf"), lsms);
 
 	err = stat(BTF_VMLINUX, &st) ? -errno : 0;
