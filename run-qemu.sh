@@ -11,6 +11,7 @@ mode=""
 results=""
 timeout=0
 accel=tcg
+icount=
 
 usage() {
 	cat <<USAGE
@@ -23,6 +24,9 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     short probe boot shows that KVM works on this machine
   --demo            show each policy at work, allowed and denied case with
                     the event it produced, then power off (--mode demo)
+  --icount          count instructions instead of running in real time:
+                    one guest nanosecond is one instruction, so timings in
+                    the guest are exact and repeatable (for benchmarks)
   --append ARGS     extra kernel command line arguments
   --mode MODE       what /init does: shell (default), demo, test
   --kernel FILE     kernel to boot (default image/bzImage)
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) accel=kvm ;;
 	--demo) mode=demo ;;
+	--icount) icount=1 ;;
 	--append) [ $# -ge 2 ] || die "--append needs an argument"; append="$append $2"; shift ;;
 	--mode) [ $# -ge 2 ] || die "--mode needs an argument"; mode=$2; shift ;;
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
@@ -81,6 +86,7 @@ if [ "$accel" = kvm ]; then
 fi
 
 set -- -accel "$accel" -append "$cmdline"
+[ -n "$icount" ] && set -- "$@" -icount shift=0
 [ -n "$results" ] && set -- "$@" -serial mon:stdio -serial "file:$results"
 
 [ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"

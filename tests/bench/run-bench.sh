@@ -20,7 +20,7 @@ mkdir -p "$dir"
 # falls back to jiffies (4 ms steps): tsc=reliable keeps a clock that can
 # time a system call.
 bench() {
-	./run-qemu.sh --mode test --initrd "$initrd" --results "$dir/$1.raw" \
+	./run-qemu.sh --icount --mode test --initrd "$initrd" --results "$dir/$1.raw" \
 		--timeout 1800 --append "tsc=reliable $2" </dev/null \
 		>"$dir/$1.console.log" 2>&1 ||
 		echo "run-bench: the $1 boot failed (see $dir/$1.console.log)" >&2
