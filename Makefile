@@ -110,8 +110,7 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf \
 		OUTPUT=$(abspath $(BUILD)/libbpf)/ \
 		DESTDIR=$(abspath $(SYSROOT)) prefix= install_headers >/dev/null
-	$(Q)echo "$$(( $$(date +%s) - $$(cat $(BUILD)/kernel.start) )) s (kernel stage)" \
-		>$(BUILD)/kernel.time
+	$(Q)echo "$$(( $$(date +%s) - $$(cat $(BUILD)/kernel.start) ))" >>$(BUILD)/kernel.times
 	$(Q)touch $@
 
 kernel: $(BUILD)/kernel.stamp

@@ -80,8 +80,12 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	echo "initramfs.cpio.gz:  $(stat -c %s image/initramfs.cpio.gz) bytes"
 	echo "boot policies attached at: $(sed -n 's/^bench boot policies-attached //p' "$dir/boot.lines")s of guest uptime"
 	echo "no-change rebuild (make all): ${rebuild_ms} ms"
-	if [ -s "$build/kernel.time" ]; then
-		echo "last kernel build: $(cat "$build/kernel.time")"
+	# build/kernel.times: one line per kernel stage run (make), in seconds.
+	# The first is the build from scratch of this build/ directory (tree
+	# extracted, kernel compiled with what ccache had).
+	if [ -s "$build/kernel.times" ]; then
+		echo "kernel stage, first build of $build/: $(head -n 1 "$build/kernel.times") s;" \
+		     "last rebuild: $(tail -n 1 "$build/kernel.times") s"
 	fi
 	echo "benchmark boots: ${boots} s wall"
 } | tee "$out"
