@@ -5,14 +5,11 @@
  * trampoline; a flag outside BPF_F_INDEX_MASK is refused.
  */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "guest.h"
+#include "perfbuf.h"
 #include "krsi_test.h"
 #include "krsi_test.lskel.h"
 
@@ -23,103 +20,48 @@
 static struct krsi_test *skel;
 static unsigned long target_ino;
 static int nr_cpus;
-static int perf_fds[MAX_CPUS];
-static void *rings[MAX_CPUS];
-static size_t page_size;
+static struct perfbuf bufs[MAX_CPUS];
 
 /* One BPF output perf event per CPU, in the map at the CPU's index. */
 static int open_perf_events(int map_fd)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_type = PERF_SAMPLE_RAW,
-		.wakeup_events = 1,
-	};
-	int cpu;
+	int cpu, err = 0;
 
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		union bpf_attr upd;
-		int fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
-				 PERF_FLAG_FD_CLOEXEC);
-
-		if (fd < 0)
-			return -errno;
-		perf_fds[cpu] = fd;
-		rings[cpu] = mmap(NULL, (1 + PAGES) * page_size,
-				  PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (rings[cpu] == MAP_FAILED) {
-			rings[cpu] = NULL;
-			return -errno;
-		}
-		memset(&upd, 0, sizeof(upd));
-		upd.map_fd = map_fd;
-		upd.key = (unsigned long)&cpu;
-		upd.value = (unsigned long)&fd;
-		if (syscall(SYS_bpf, BPF_MAP_UPDATE_ELEM, &upd, sizeof(upd)))
-			return -errno;
-		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			return -errno;
-	}
-	return 0;
+	for (cpu = 0; cpu < nr_cpus && !err; cpu++)
+		err = perfbuf_open(&bufs[cpu], map_fd, cpu, PAGES);
+	return err;
 }
 
 static void close_perf_events(void)
 {
 	int cpu;
 
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		if (rings[cpu])
-			munmap(rings[cpu], (1 + PAGES) * page_size);
-		if (perf_fds[cpu] > 0)
-			close(perf_fds[cpu]);
-		rings[cpu] = NULL;
-		perf_fds[cpu] = 0;
-	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		perfbuf_close(&bufs[cpu]);
 }
 
-/*
- * Read every record waiting on every CPU; count the test_events that
- * carry our magic, tgid and inode.
- */
+/* A test_event that carries our magic, tgid and inode counts one. */
+static void count_ours(const void *raw, size_t size, void *ctx)
+{
+	struct test_event ev;
+
+	if (size < sizeof(ev))
+		return;
+	memcpy(&ev, raw, sizeof(ev));
+	if (ev.magic == TEST_MAGIC && ev.tgid == (__u32)getpid() &&
+	    ev.ino == target_ino)
+		++*(int *)ctx;
+}
+
+/* Read every record waiting on every CPU; count ours. */
 static int count_events(void)
 {
 	int cpu, found = 0;
 
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		struct perf_event_mmap_page *meta = rings[cpu];
-		char *data = (char *)rings[cpu] + page_size;
-		__u64 size = PAGES * page_size;
-		__u64 head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-		__u64 tail = meta->data_tail;
-
-		while (tail < head) {
-			struct perf_event_header hdr;
-			/* PERF_SAMPLE_RAW: a u32 size, then the data. */
-			struct {
-				__u32 size;
-				struct test_event ev;
-			} __attribute__((packed)) sample;
-
-			/* Records may wrap around the end of the ring. */
-			for (size_t i = 0; i < sizeof(hdr); i++)
-				((char *)&hdr)[i] = data[(tail + i) % size];
-			if (hdr.type == PERF_RECORD_SAMPLE &&
-			    hdr.size >= sizeof(hdr) + sizeof(sample)) {
-				for (size_t i = 0; i < sizeof(sample); i++)
-					((char *)&sample)[i] =
-						data[(tail + sizeof(hdr) + i) % size];
-				if (sample.size >= sizeof(sample.ev) &&
-				    sample.ev.magic == TEST_MAGIC &&
-				    sample.ev.tgid == (__u32)getpid() &&
-				    sample.ev.ino == target_ino)
-					found++;
-			}
-			tail += hdr.size;
-		}
-		__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
-	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (bufs[cpu].base)
+			perfbuf_drain(bufs[cpu].meta, bufs[cpu].data,
+				      bufs[cpu].data_size, count_ours, &found, NULL);
 	return found;
 }
 
@@ -153,7 +95,6 @@ static void test_path(struct krsi_test *s, const char *path, bool krsi)
 
 int main(void)
 {
-	page_size = sysconf(_SC_PAGESIZE);
 	nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (nr_cpus > MAX_CPUS)
 		nr_cpus = MAX_CPUS;

@@ -12,15 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/bpf.h>
-
-/* bpf(@cmd, @attr): the result, or a negative errno. */
-static inline long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
-}
+#include "sysbpf.h"
 
 /*
  * Load @insn_cnt instructions as an LSM program for the hook whose

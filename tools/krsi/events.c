@@ -12,32 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
-#include <linux/perf_event.h>
 
 #include "event_format.h"
 #include "krsi.h"
+#include "perfbuf.h"
+#include "sysbpf.h"
 
 #define MAX_SOURCES	64
 #define PERF_PAGES	8	/* data pages per CPU, a power of two */
 
 struct source {
-	int fd;			/* ring buffer map, or perf event */
-	void *base;		/* what mmap() gave */
-	size_t map_size;
-	/* Ring buffer: consumer page, then producer page and data twice. */
-	unsigned long *consumer, *producer;
-	char *data;
-	size_t data_size;
-	/* Perf buffer: the control page, then the data. */
-	struct perf_event_mmap_page *meta;
 	bool perf;
+	/* Ring buffer: the map, its consumer page, then producer page and data
+	 * mapped twice.
+	 */
+	int fd;
+	void *consumer_page;
+	unsigned long *consumer, *producer;
+	const char *data;
+	size_t data_size, map_size;
+	/* Perf buffer: one CPU's slot of a perf event array. */
+	struct perfbuf pb;
 };
 
 static struct source sources[MAX_SOURCES];
@@ -49,13 +49,6 @@ static int perf_maps[MAX_SOURCES];
 static int nr_perf_maps;
 static long printed;
 static size_t page_size;
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
-}
 
 static int map_info(int fd, struct bpf_map_info *info)
 {
@@ -100,10 +93,10 @@ static int add_ringbuf(int map_fd, const struct bpf_map_info *info)
 		return err;
 	}
 	s->fd = map_fd;
-	s->base = cons;
+	s->consumer_page = cons;
 	s->consumer = cons;
 	s->producer = prod;
-	s->data = (char *)prod + page_size;
+	s->data = (const char *)prod + page_size;
 	s->data_size = info->max_entries;
 	s->map_size = page_size + 2 * (size_t)info->max_entries;
 	nr_sources++;
@@ -113,47 +106,17 @@ static int add_ringbuf(int map_fd, const struct bpf_map_info *info)
 /* One BPF output perf event per CPU, each put in the map at its index. */
 static int add_perf_array(int map_fd)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_type = PERF_SAMPLE_RAW,
-		.wakeup_events = 1,
-	};
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	int cpu;
+	int cpu, err;
 
 	for (cpu = 0; cpu < cpus && nr_sources < MAX_SOURCES; cpu++) {
 		struct source *s = &sources[nr_sources];
-		size_t size = (1 + PERF_PAGES) * page_size;
-		union bpf_attr upd;
-		int fd;
 
-		fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1,
-			     PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		s->base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (s->base == MAP_FAILED) {
-			close(fd);
-			return -errno;
-		}
-		s->fd = fd;
+		err = perfbuf_open(&s->pb, map_fd, cpu, PERF_PAGES);
+		if (err)
+			return err;
 		s->perf = true;
-		s->meta = s->base;
-		s->data = (char *)s->base + page_size;
-		s->data_size = PERF_PAGES * page_size;
-		s->map_size = size;
 		nr_sources++;
-
-		memset(&upd, 0, sizeof(upd));
-		upd.map_fd = map_fd;
-		upd.key = (unsigned long)&cpu;
-		upd.value = (unsigned long)&fd;
-		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &upd))
-			return -errno;
-		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			return -errno;
 	}
 	return 0;
 }
@@ -182,37 +145,20 @@ static void drain_ringbuf(struct source *s)
 	}
 }
 
+static void print_sample(const void *raw, size_t size, void *ctx)
+{
+	(void)ctx;
+	print_event(raw, size);
+}
+
 static void drain_perf(struct source *s)
 {
-	__u64 head = __atomic_load_n(&s->meta->data_head, __ATOMIC_ACQUIRE);
-	__u64 tail = s->meta->data_tail;
-	char rec[sizeof(struct perf_event_header) + 4 + sizeof(struct krsi_event) + 8];
+	bool lost = false;
 
-	while (tail < head) {
-		struct perf_event_header hdr;
-		size_t i, size;
-
-		/* Records may wrap around the end of the ring: copy them out. */
-		for (i = 0; i < sizeof(hdr); i++)
-			((char *)&hdr)[i] = s->data[(tail + i) % s->data_size];
-		size = hdr.size < sizeof(rec) ? hdr.size : sizeof(rec);
-		for (i = 0; i < size; i++)
-			rec[i] = s->data[(tail + i) % s->data_size];
-		if (hdr.type == PERF_RECORD_SAMPLE && size > sizeof(hdr) + 4) {
-			__u32 raw_size;
-
-			memcpy(&raw_size, rec + sizeof(hdr), 4);
-			if (raw_size > size - sizeof(hdr) - 4)
-				raw_size = size - sizeof(hdr) - 4;
-			print_event(rec + sizeof(hdr) + 4, raw_size);
-		} else if (hdr.type == PERF_RECORD_LOST) {
-			printf("(events lost)\n");
-		}
-		if (!hdr.size)
-			break;
-		tail += hdr.size;
-	}
-	__atomic_store_n(&s->meta->data_tail, tail, __ATOMIC_RELEASE);
+	perfbuf_drain(s->pb.meta, s->pb.data, s->pb.data_size, print_sample,
+		      NULL, &lost);
+	if (lost)
+		printf("(events lost)\n");
 }
 
 static int open_sources(void)
@@ -279,7 +225,8 @@ int events_run(long count, int timeout_ms)
 		return -errno;
 	for (i = 0; i < nr_sources; i++) {
 		ev.data.u32 = i;
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, sources[i].fd, &ev)) {
+		if (epoll_ctl(ep, EPOLL_CTL_ADD, sources[i].perf ? sources[i].pb.fd :
+			      sources[i].fd, &ev)) {
 			err = -errno;
 			goto out;
 		}
@@ -304,10 +251,12 @@ int events_run(long count, int timeout_ms)
 	}
 out:
 	for (i = 0; i < nr_sources; i++) {
-		munmap(sources[i].base, sources[i].perf ? sources[i].map_size :
-		       page_size);
-		if (!sources[i].perf)
-			munmap(sources[i].producer, sources[i].map_size);
+		if (sources[i].perf) {
+			perfbuf_close(&sources[i].pb);
+			continue;
+		}
+		munmap(sources[i].consumer_page, page_size);
+		munmap(sources[i].producer, sources[i].map_size);
 		close(sources[i].fd);
 	}
 	for (i = 0; i < nr_perf_maps; i++)

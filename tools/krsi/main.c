@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -22,6 +21,7 @@
 #include "errname.h"
 #include "hookfile.h"
 #include "krsi.h"
+#include "sysbpf.h"
 
 #define EXIT_USAGE 2
 
@@ -225,7 +225,7 @@ static int cmd_lock(void)
 {
 	const struct policy *p = lock_policy();
 	union bpf_attr attr;
-	int fd, err = 0;
+	int fd, err;
 
 	if (!p || !policy_attached(p)) {
 		error(-ENOENT, "lock: krsi_lock is not attached");
@@ -238,8 +238,7 @@ static int cmd_lock(void)
 	}
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = fd;
-	if (syscall(__NR_bpf, BPF_MAP_FREEZE, &attr, sizeof(attr)))
-		err = -errno;
+	err = sys_bpf(BPF_MAP_FREEZE, &attr);
 	close(fd);
 	if (err == -EBUSY) {
 		printf("krsi: already locked\n");

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include "errname.h"
 #include "hookfile.h"
 #include "krsi.h"
+#include "sysbpf.h"
 #include "policies.h"	/* generated: every progs/NAME.bpf.c */
 
 /* The kernel's dev_t, as the policies compare it with s_dev. */
@@ -129,13 +129,6 @@ const struct policy *policy_find(const char *name)
 		fprintf(stderr, " %s", policies[i].name);
 	fprintf(stderr, "\n");
 	return NULL;
-}
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-
-	return ret < 0 ? -errno : ret;
 }
 
 static int skel_fd(void *skel, size_t offset)

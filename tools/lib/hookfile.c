@@ -6,10 +6,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/bpf.h>
+#include "sysbpf.h"
 
 int krsi_hook_open(const char *hook, int flags)
 {
@@ -36,9 +35,7 @@ static int bpf_prog_cmd(int cmd, int hook_fd, int prog_fd, unsigned int flags)
 	attr.attach_bpf_fd = prog_fd;
 	attr.attach_type = BPF_LSM_MAC;
 	attr.attach_flags = flags;
-	if (syscall(__NR_bpf, cmd, &attr, sizeof(attr)) < 0)
-		return -errno;
-	return 0;
+	return (int)sys_bpf(cmd, &attr);
 }
 
 int krsi_attach_fd(int hook_fd, int prog_fd, unsigned int flags)
