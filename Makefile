@@ -275,17 +275,9 @@ GUEST_CC = $(MUSLCC) $(CFLAGS) -Itests/lib -Itests/progs -I$(TEST_DIR)/progs \
 GUEST_DEPS := $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) $(TEST_SKELS) \
 	      $(BUILD)/kernel.stamp
 
-$(TEST_DIR)/guest/%: tests/guest/%.c $(GUEST_DEPS)
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(GUEST_CC)
-
-$(TEST_DIR)/guest-audit/%: tests/guest-audit/%.c $(GUEST_DEPS)
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(GUEST_CC)
-
-$(TEST_DIR)/guest-boot/%: tests/guest-boot/%.c $(GUEST_DEPS)
+# Every in-guest program, static musl: tests/DIR/NAME.c -> $(TEST_DIR)/DIR/NAME
+# for DIR guest, guest-audit, guest-boot and bench.
+$(TEST_DIR)/%: tests/%.c $(GUEST_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(GUEST_CC)
@@ -320,11 +312,6 @@ GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
 # tests/bench/run-bench.sh in boots of their own.
 BENCH_BINS := $(TEST_DIR)/bench/krsi_bench $(TEST_DIR)/bench/tiny
 BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh
-
-$(TEST_DIR)/bench/%: tests/bench/%.c $(GUEST_DEPS)
-	$(call msg,CC,$@)
-	$(Q)mkdir -p $(dir $@)
-	$(Q)$(GUEST_CC)
 
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp

@@ -21,22 +21,6 @@
 
 #define TMP_PROG "/tmp/boot_calls.prog"
 
-/* Run @fn in a child (as @uid unless 0); its result as a negative errno. */
-static int in_child(uid_t uid, int (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		if (uid && (setgid(uid) || setuid(uid)))
-			_exit(200);
-		_exit(-fn());
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return -WEXITSTATUS(status);
-}
-
 static int exec_memfd(void)
 {
 	char *argv[] = { "memfd-prog", NULL }, *envp[] = { NULL };

@@ -38,18 +38,6 @@ static int keep_caps(__u64 keep)
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }
 
-static int run_child(int (*fn)(void))
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0)
-		_exit(-fn());
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return -WEXITSTATUS(status);
-}
-
 /*
  * With CAP_BPF and CAP_PERFMON only, a process may load an LSM program
  * but not attach it through KRSI.  Returns the attach's errno, or ECHILD
@@ -75,8 +63,6 @@ static int demo_reads_hook(void)
 	char buf[64];
 	int fd;
 
-	if (setgid(1000) || setuid(1000))
-		return -ECHILD;
 	fd = krsi_hook_open("file_open", O_RDONLY);
 	if (fd < 0)
 		return fd;
@@ -90,8 +76,6 @@ static int demo_lists_programs(void)
 	union bpf_attr attr;
 	long err;
 
-	if (setgid(1000) || setuid(1000))
-		return -ECHILD;
 	memset(&attr, 0, sizeof(attr));
 	err = sys_bpf(BPF_PROG_GET_NEXT_ID, &attr);
 	return err < 0 ? (int)err : 0;
@@ -128,13 +112,13 @@ static int load_func_ip_prog(int btf_id)
 
 static void test_privilege(void)
 {
-	check_err(run_child(cap_bpf_only), -EPERM,
+	check_err(in_child(0, cap_bpf_only), -EPERM,
 		  "CAP_BPF+CAP_PERFMON without CAP_MAC_ADMIN: loads, cannot attach");
-	check_err(run_child(demo_reads_hook), -EACCES,
+	check_err(in_child(1000, demo_reads_hook), -EACCES,
 		  "user 1000 reads a hook file");
-	check_err(run_child(demo_lists_programs), -EPERM,
+	check_err(in_child(1000, demo_lists_programs), -EPERM,
 		  "user 1000 enumerates BPF programs");
-	check_err(run_child(demo_detaches), -EPERM,
+	check_err(in_child(0, demo_detaches), -EPERM,
 		  "user 1000 detaches through a hook descriptor root opened");
 }
 

@@ -121,41 +121,32 @@ static int drop_mac_admin(void)
 	return 0;
 }
 
-/*
- * Run @fn in a child that first gives up privileges (as @uid if not 0,
- * else as root without CAP_MAC_ADMIN); return what @fn returned.
- */
-static int as_unprivileged(uid_t uid, int (*fn)(int), int arg)
+/* The hook descriptor the children below use, opened by root. */
+static int child_hook_fd;
+
+static int attach_deny(void)
 {
-	int status;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int err = uid ? (setgid(uid) || setuid(uid) ? -errno : 0) :
-				drop_mac_admin();
-
-		_exit(err ? 200 : -fn(arg));
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return WEXITSTATUS(status) == 200 ? -ECHILD : -WEXITSTATUS(status);
+	return krsi_attach_fd(child_hook_fd, skel->progs.deny.prog_fd, 0);
 }
 
-static int attach_deny(int hook_fd)
+static int attach_deny_without_mac_admin(void)
 {
-	return krsi_attach_fd(hook_fd, skel->progs.deny.prog_fd, 0);
+	int err = drop_mac_admin();
+
+	return err ? -ECHILD : attach_deny();
 }
 
-static int detach_deny(int hook_fd)
+static int detach_deny_without_mac_admin(void)
 {
-	return krsi_detach_fd(hook_fd, skel->progs.deny.prog_fd);
+	int err = drop_mac_admin();
+
+	return err ? -ECHILD : krsi_detach_fd(child_hook_fd, skel->progs.deny.prog_fd);
 }
 
-static int open_hook_rw(int unused)
+static int open_hook_rw(void)
 {
 	int fd = krsi_hook_open("file_open", O_RDWR);
 
-	(void)unused;
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 ? fd : 0;
@@ -222,13 +213,14 @@ static void test_errors(void)
 	check_err(krsi_hook_open("vm_enough_memory", O_RDWR), -ENOENT,
 		  "hook that BPF LSM programs may not use has no file");
 
-	check_err(as_unprivileged(0, attach_deny, hook_fd), -EPERM,
+	child_hook_fd = hook_fd;
+	check_err(in_child(0, attach_deny_without_mac_admin), -EPERM,
 		  "attach without CAP_MAC_ADMIN");
-	check_err(as_unprivileged(0, detach_deny, hook_fd), -EPERM,
+	check_err(in_child(0, detach_deny_without_mac_admin), -EPERM,
 		  "detach without CAP_MAC_ADMIN");
-	check_err(as_unprivileged(1000, open_hook_rw, 0), -EACCES,
+	check_err(in_child(1000, open_hook_rw), -EACCES,
 		  "user 1000 opens a hook file for writing");
-	check_err(as_unprivileged(1000, attach_deny, hook_fd), -EPERM,
+	check_err(in_child(1000, attach_deny), -EPERM,
 		  "user 1000 attaches with an inherited hook descriptor");
 
 	check_list("file_open", "order_a\n", "failed attaches changed nothing");

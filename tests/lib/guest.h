@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -44,6 +45,27 @@ static inline const char *oneline(const char *s)
 		buf[i] = s[i] == '\n' ? ' ' : s[i];
 	buf[i] = '\0';
 	return buf;
+}
+
+/*
+ * Run @fn in a child process, as user (and group) @uid unless @uid is 0,
+ * and return what it returned: 0 or a negative errno; -ECHILD when the
+ * child could not become @uid or did not exit normally.
+ */
+static inline int in_child(uid_t uid, int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (uid && (setgid(uid) || setuid(uid)))
+			_exit(200);
+		_exit(-fn());
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 200)
+		return -ECHILD;
+	return -WEXITSTATUS(status);
 }
 
 /* Create an empty file at @path and return its inode number, 0 on error. */
