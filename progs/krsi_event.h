@@ -4,16 +4,19 @@
 
 /*
  * What the policies report to user space (`krsi events`), shared by the
- * BPF programs and the krsi tool: one record per audited exec (through
- * bpf_lsm_event_output() and a perf buffer) or per denial (through a BPF
- * ring buffer).
+ * BPF programs and the krsi tool: one record per audited exec or per
+ * denial, each through its policy's BPF ring buffer.
  */
 #define KRSI_NAME_LEN	16
 #define KRSI_HOOK_LEN	32
-#define KRSI_DATA_LEN	256
+#define KRSI_PATH_LEN	256
+#define KRSI_ARGS_LEN	256
+/* An exec's data: two paths and the arguments. */
+#define KRSI_DATA_LEN	(2 * KRSI_PATH_LEN + KRSI_ARGS_LEN)
 
 enum krsi_event_kind {
-	KRSI_EVENT_EXEC = 1,	/* data: filename, NUL, the argument strings */
+	/* data: the file, NUL, its interpreter or nothing, NUL, the arguments */
+	KRSI_EVENT_EXEC = 1,
 	KRSI_EVENT_DENY = 2,	/* data: what was denied, as text */
 };
 

@@ -1,24 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krsi_lock: once locked, the attached policies stay until reboot.
+ * krsi_lock: once locked, the attached policies stay as they are until reboot.
  *
  * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
- * attaches or detaches one (KRSI hook file, trampoline, link), or gets a
- * descriptor of an existing program, map or link by its id; pinned
- * objects (the event buffers) can still be opened.
+ * attaches or detaches one (KRSI hook file, trampoline, link), gets a
+ * descriptor of an existing program, map or link by its id, or writes to
+ * any BPF map: what the policies hold (configuration, state, event
+ * buffers) changes only from the BPF side.  The pins of the policies in
+ * /sys/fs/bpf stay where they are, so `krsi status` keeps telling the
+ * truth.  Reading stays open to root: read-only map descriptors, and
+ * `krsi events`, which consumes the event buffers.
  *
  * The lock is a one-way latch: `krsi lock` freezes the map `lock`
  * (BPF_MAP_FREEZE), and the kernel never unfreezes a map.  The program
  * reads the frozen state, so no map write can unlock it.
  *
- * Hooks, and why each:
- *  - bpf: every bpf() command is checked there, before it runs.  Loading
- *    is refused as a whole, since a tracing program with fmod_ret on a
- *    security_*() function could skip the LSM hooks altogether.
+ * Routes to a policy after the lock, from the 6.1 sources, and what closes
+ * each:
+ *  - every bpf() command is checked by the bpf hook before it runs:
+ *    loading (a tracing program with fmod_ret on a security_*() function
+ *    could skip the LSM hooks altogether), attaching, detaching, links,
+ *    ids, and the map commands that write (update, delete, their batch
+ *    forms, freeze); test runs and iterators, which run programs.
+ *  - a map descriptor from a pin (BPF_OBJ_GET) is checked by the bpf_map
+ *    hook with the access it asks for: writable ones are refused to every
+ *    program but /usr/bin/krsi (known by its executable, like
+ *    krsi-secret), which needs one to move a ring buffer's consumer
+ *    position as it reads.  mmap() of a map writes only through a
+ *    writable descriptor.
+ *  - unlinking or renaming a pin, or removing its directory (inode_unlink,
+ *    inode_rename, inode_rmdir on the BPF filesystem): refused.  So is
+ *    every mount, move and unmount (sb_mount, move_mount, sb_umount),
+ *    since a mount over /sys/fs/bpf or any directory above it would hide
+ *    the pins: nothing attached is hidden from `krsi status`.
  *
  * Known limits: with no_module_load not attached, a kernel module could
- * undo everything; a process that held a descriptor of a policy's map
- * before the lock keeps it.
+ * undo everything.  A process that held a writable descriptor of a map
+ * before the lock keeps it: /init locks before it starts anything else.
+ * Root may run `krsi events`, which consumes what it reads: the events
+ * are then on its terminal, not lost.
  */
 #define POLICY "krsi_lock"
 #include "krsi_policy.h"
@@ -30,6 +50,10 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } lock SEC(".maps");
+
+/* /usr/bin/krsi, set by the loader before load. */
+const volatile __u32 krsi_dev;
+const volatile __u64 krsi_ino;
 
 static bool locked(void)
 {
@@ -59,7 +83,101 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_MAP_GET_FD_BY_ID:
 	case BPF_LINK_GET_FD_BY_ID:
 	case BPF_BTF_LOAD:
+	case BPF_PROG_TEST_RUN:
+	case BPF_ITER_CREATE:
+	case BPF_PROG_BIND_MAP:
 		return deny("bpf", "bpf() command while locked", EPERM);
+	case BPF_MAP_UPDATE_ELEM:
+	case BPF_MAP_DELETE_ELEM:
+	case BPF_MAP_LOOKUP_AND_DELETE_ELEM:
+	case BPF_MAP_UPDATE_BATCH:
+	case BPF_MAP_DELETE_BATCH:
+	case BPF_MAP_LOOKUP_AND_DELETE_BATCH:
+	case BPF_MAP_FREEZE:
+		return deny("bpf", "map write while locked", EPERM);
 	}
 	return 0;
+}
+
+SEC("lsm/bpf_map")
+int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
+{
+	if (ret)
+		return ret;
+	if (!locked() || !(fmode & FMODE_WRITE))
+		return 0;
+	if (task_runs(bpf_get_current_task_btf(), krsi_dev, krsi_ino))
+		return 0;
+	return deny("bpf_map", "writable map descriptor while locked", EPERM);
+}
+
+static bool on_bpffs(struct dentry *dentry)
+{
+	return BPF_CORE_READ(dentry, d_sb, s_magic) == BPF_FS_MAGIC;
+}
+
+static int keep_pins(struct dentry *dentry, const char *hook)
+{
+	if (locked() && on_bpffs(dentry))
+		return deny(hook, "a pin in /sys/fs/bpf while locked", EPERM);
+	return 0;
+}
+
+SEC("lsm/inode_unlink")
+int BPF_PROG(lock_unlink, struct inode *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(dentry, "inode_unlink");
+}
+
+SEC("lsm/inode_rmdir")
+int BPF_PROG(lock_rmdir, struct inode *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(dentry, "inode_rmdir");
+}
+
+SEC("lsm/inode_rename")
+int BPF_PROG(lock_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(old_dentry, "inode_rename");
+}
+
+/* Any mount could hide /sys/fs/bpf, or a directory above it. */
+static int keep_mounts(const char *hook)
+{
+	if (locked())
+		return deny(hook, "mount table while locked", EPERM);
+	return 0;
+}
+
+SEC("lsm/sb_mount")
+int BPF_PROG(lock_mount, const char *dev_name, const struct path *path,
+	     const char *type, unsigned long flags, void *data, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_mounts("sb_mount");
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(lock_move_mount, const struct path *from_path,
+	     const struct path *to_path, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_mounts("move_mount");
+}
+
+SEC("lsm/sb_umount")
+int BPF_PROG(lock_umount, struct vfsmount *mnt, int flags, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_mounts("sb_umount");
 }

@@ -26,16 +26,39 @@
 #define VM_WRITE	0x00000002UL
 #define VM_EXEC		0x00000004UL
 
-#define TMPFS_MAGIC	0x01021994
-#define RAMFS_MAGIC	0x858458f6
+#define SB_RDONLY		0x1
+#define FMODE_WRITE		0x2
+#define PTRACE_MODE_ATTACH	0x02
+#define READ_IMPLIES_EXEC	0x0400000
+#define BPF_FS_MAGIC		0xcafe4a11
 
 char LICENSE[] SEC("license") = "GPL";
 
 /* Denials, read by `krsi events`. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 * 1024);
+	__uint(max_entries, 128 * 1024);
 } denials SEC(".maps");
+
+/*
+ * Reports that found the ring buffer full, shown by `krsi events`: a
+ * denial is never silent, even when its report is lost.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
 
 static __always_inline void fill_task(struct krsi_event *ev)
 {
@@ -66,8 +89,48 @@ static __always_inline int deny(const char *hook, const char *what, int err)
 			ev->data_len = bpf_probe_read_kernel_str(ev->data,
 							sizeof(ev->data), what);
 		bpf_ringbuf_submit(ev, 0);
+	} else {
+		count_lost();
 	}
 	return -err;
+}
+
+/* Is @uid the current task's real user id? */
+static __always_inline bool current_uid_is(__u32 uid)
+{
+	return (__u32)bpf_get_current_uid_gid() == uid;
+}
+
+/*
+ * Does the current task run the file @dev:@ino (its mm->exe_file)?  A
+ * program is recognised by its executable, never by its name, which any
+ * process sets with prctl(PR_SET_NAME).
+ */
+static __always_inline bool task_runs(struct task_struct *task, __u32 dev,
+				      __u64 ino)
+{
+	struct inode *exe = BPF_CORE_READ(task, mm, exe_file, f_inode);
+
+	return exe && BPF_CORE_READ(exe, i_ino) == ino &&
+	       BPF_CORE_READ(exe, i_sb, s_dev) == dev;
+}
+
+/*
+ * Is @file part of the appliance's image: a file of the root filesystem
+ * (device @root_dev) while that filesystem is read-only?  /init remounts
+ * it read-only before anything else runs, so nobody can add or change a
+ * file there; should it ever become writable again, nothing on it counts
+ * as the image any more.
+ */
+static __always_inline bool is_image_file(struct file *file, __u32 root_dev)
+{
+	struct super_block *sb;
+
+	if (!file)
+		return false;
+	sb = BPF_CORE_READ(file, f_inode, i_sb);
+	return BPF_CORE_READ(sb, s_dev) == root_dev &&
+	       (BPF_CORE_READ(sb, s_flags) & SB_RDONLY);
 }
 
 #endif

@@ -1,23 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * no_tmp_exec: nothing runs from writable temporary places.
+ * no_tmp_exec: only the image's own code runs.
  *
- * Enforces: no file on a tmpfs or ramfs other than the root filesystem
- * (so /tmp, /dev/shm, memfds and any tmpfs mounted later) is executed or
- * mapped executable.
+ * Enforces: no file is executed, used as an interpreter or mapped
+ * executable unless it is part of the appliance's image, the root
+ * filesystem that /init made read-only before anything else ran: nothing
+ * of /tmp, /dev/shm, /run, a home, a memfd, a tmpfs mounted later or any
+ * other filesystem.  No process writes code into another (ptrace,
+ * /proc/PID/mem).  Code a process writes into its own memory is wx's
+ * concern: with both attached (boot.conf), only the image's code runs.
+ * Holds against the demo user, and against root as far as the image goes:
+ * nobody makes the root filesystem writable again.
  *
- * Hooks, and why each:
- *  - bprm_check_security: execve() and execveat() of such a file, a memfd
- *    passed by descriptor included, and of a script there (the script is
- *    checked before its interpreter).
- *  - mmap_file: PROT_EXEC mappings of such a file, which is how the dynamic
- *    loader runs a program it is given (/lib/ld-musl-x86_64.so.1 /tmp/x)
- *    without any execve() of it.
- *  - file_mprotect: adding PROT_EXEC to an existing mapping of such a file.
+ * Routes to running code, from the 6.1 sources, and what closes each:
+ *  - execve(), execveat() (a memfd by descriptor included), and every
+ *    binfmt round after them (a script's interpreter, binfmt_misc):
+ *    bprm_check_security, which sees each file the kernel resolved.
+ *  - mmap(PROT_EXEC) of a file: how ld.so runs a program it is given
+ *    (/lib/ld-musl-x86_64.so.1 /tmp/x) and how the ELF loader maps
+ *    segments: mmap_file.  prot, not reqprot, so READ_IMPLIES_EXEC counts.
+ *  - mprotect(PROT_EXEC) and pkey_mprotect(): file_mprotect.
+ *  - writing code into a process, ptrace(PTRACE_POKETEXT) and
+ *    /proc/PID/mem (both use FOLL_FORCE to write through read-only text):
+ *    ptrace_access_check refuses PTRACE_MODE_ATTACH, which ptrace attach,
+ *    /proc/PID/mem, pidfd_getfd() and process_vm_writev() all ask;
+ *    ptrace_traceme refuses PTRACE_TRACEME.  The kernel is also built with
+ *    proc_mem.force_override=never (kernel/krsi.config).
+ *  - the root filesystem made writable again, by mount -o remount,rw /
+ *    or by fspick() and fsconfig(FSCONFIG_CMD_RECONFIGURE): both end in
+ *    reconfigure_super(), whose sb_remount refuses any remount of it.
+ *  - io_uring, userfaultfd, SysV shm, process_vm_writev: not in this
+ *    kernel (kernel/krsi.config).
  *
- * Known limits: the root filesystem of the appliance is itself a writable
- * tmpfs (the initramfs) and is trusted; an interpreter that reads a script
- * (sh /tmp/x.sh) executes nothing the kernel can see.
+ * Known limits: an interpreter of the image that reads a script (sh
+ * /tmp/x.sh, or busybox awk) runs what it reads, which the kernel never
+ * sees as code.  Should the root filesystem ever be writable again (root
+ * detaching this policy before the lock, say), nothing on it counts as
+ * the image any more: every exec is refused rather than new files trusted.
  */
 #define POLICY "no_tmp_exec"
 #include "krsi_policy.h"
@@ -25,22 +44,10 @@
 /* The root filesystem's device, set by the loader before load. */
 const volatile __u32 root_dev;
 
-static bool is_temporary(struct file *file)
-{
-	struct super_block *sb;
-	unsigned long magic;
-
-	if (!file)
-		return false;
-	sb = BPF_CORE_READ(file, f_inode, i_sb);
-	magic = BPF_CORE_READ(sb, s_magic);
-	if (magic != TMPFS_MAGIC && magic != RAMFS_MAGIC)
-		return false;
-	return BPF_CORE_READ(sb, s_dev) != root_dev;
-}
-
 static const unsigned char *name_of(struct file *file)
 {
+	if (!file)
+		return (const unsigned char *)"anonymous memory";
 	return BPF_CORE_READ(file, f_path.dentry, d_name.name);
 }
 
@@ -51,7 +58,7 @@ int BPF_PROG(no_tmp_exec, struct linux_binprm *bprm, int ret)
 
 	if (ret)
 		return ret;
-	if (is_temporary(file))
+	if (!is_image_file(file, root_dev))
 		return deny("bprm_check_security", (const char *)name_of(file),
 			    EACCES);
 	return 0;
@@ -63,7 +70,8 @@ int BPF_PROG(no_tmp_mmap, struct file *file, unsigned long reqprot,
 {
 	if (ret)
 		return ret;
-	if ((prot & PROT_EXEC) && is_temporary(file))
+	/* Anonymous memory holds no file's code: that is wx's concern. */
+	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev))
 		return deny("mmap_file", (const char *)name_of(file), EACCES);
 	return 0;
 }
@@ -76,7 +84,37 @@ int BPF_PROG(no_tmp_mprotect, struct vm_area_struct *vma,
 
 	if (ret)
 		return ret;
-	if ((prot & PROT_EXEC) && is_temporary(file))
+	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev))
 		return deny("file_mprotect", (const char *)name_of(file), EACCES);
+	return 0;
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(no_tmp_ptrace, struct task_struct *child, unsigned int mode,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	if (mode & PTRACE_MODE_ATTACH)
+		return deny("ptrace_access_check",
+			    "attach: could write code into a process", EPERM);
+	return 0;
+}
+
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(no_tmp_traceme, struct task_struct *parent, int ret)
+{
+	if (ret)
+		return ret;
+	return deny("ptrace_traceme", "could write code into a process", EPERM);
+}
+
+SEC("lsm/sb_remount")
+int BPF_PROG(no_tmp_remount, struct super_block *sb, void *mnt_opts, int ret)
+{
+	if (ret)
+		return ret;
+	if (BPF_CORE_READ(sb, s_dev) == root_dev)
+		return deny("sb_remount", "the image's root filesystem", EPERM);
 	return 0;
 }

@@ -1,28 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * protect_init: PID 1 can be neither signalled nor traced.
+ * protect_init: PID 1 can be neither signalled nor inspected.
  *
  * Enforces: no process other than init itself sends a signal to PID 1 (a
- * null signal, which only tests that it exists, is allowed), and none
- * attaches to it with ptrace() or reads its memory through
- * /proc/1/mem and the like.
+ * null signal, which only tests that it exists, is allowed), reads or
+ * writes its memory, traces it, samples it with perf, or changes its
+ * priority or scheduling.
+ * PID 1 is /init: if it dies, the kernel panics.  Holds
+ * against the demo user and against root, before and after the lock.
  *
- * Hooks, and why each:
- *  - task_kill: kill(), tgkill(), pidfd_send_signal(), sigqueue(): every
- *    signal sent from user space is checked there.
- *  - ptrace_access_check: ptrace(PTRACE_ATTACH/SEIZE), process_vm_readv()
- *    and /proc/1/{mem,environ,...} all ask this hook.
+ * Routes to PID 1, from the 6.1 sources, and what closes each:
+ *  - kill(), tkill(), tgkill(), rt_sigqueueinfo(), pidfd_send_signal(),
+ *    and kill() of a process group: every signal sent from user space
+ *    goes through check_kill_permission(), hence task_kill.
+ *  - SIGIO and SIGURG: fcntl(F_SETOWN, 1) or F_SETOWN_EX, then I/O on
+ *    the descriptor; send_sigio() asks file_send_sigiotask, not
+ *    task_kill.
+ *  - ptrace(PTRACE_ATTACH, PTRACE_SEIZE), /proc/1/mem, /proc/1/environ,
+ *    pidfd_getfd(): all ask ptrace_access_check.
+ *  - perf_event_open() on PID 1, whose user stack and registers a sample
+ *    copies: root skips the ptrace check there (perf_check_permission()),
+ *    so perf_event_alloc, which sees the event's target, refuses it.  The
+ *    same hook refuses events for a whole CPU (pid -1) that sample user
+ *    stacks or registers of whatever runs there, PID 1 included.
+ *  - setpriority(), sched_setscheduler(), sched_setattr(): task_setnice,
+ *    task_setscheduler.  ioprio_set() is not in this kernel (no block
+ *    layer).
+ *  - the terminal: /init has no controlling terminal (/dev/console never
+ *    becomes one), so no hangup, ^C or TIOCSIG reaches it.
+ *  - kill(-1, sig) skips PID 1 in the kernel itself; SysRq, kcmp() and
+ *    process_vm_readv() are not in this kernel.
  *
  * Known limits: signals the kernel sends on its own (SIGCHLD when a child
- * exits) are not checked, as they should not be; PID 1 is the one of the
- * initial PID namespace.
+ * of init exits, SIGPIPE to init's own writes) are not checked, as they
+ * should not be; PID 1 is the one of the initial PID namespace.
+ * prlimit() on PID 1 by root is not covered: task_prlimit is given the
+ * two credentials, not the task, and PID 1 shares root's.  A CPU-wide
+ * perf event that only counts, or samples only kernel addresses, stays
+ * allowed.
  */
 #define POLICY "protect_init"
 #include "krsi_policy.h"
 
+/* Samples that copy user memory or registers: the stack, the registers. */
+#define PERF_SAMPLE_USER_DATA	(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER | \
+				 PERF_SAMPLE_REGS_INTR)
+
 static bool is_init(struct task_struct *task)
 {
 	return BPF_CORE_READ(task, tgid) == 1;
+}
+
+static bool from_init(void)
+{
+	return (bpf_get_current_pid_tgid() >> 32) == 1;
 }
 
 SEC("lsm/task_kill")
@@ -31,8 +62,19 @@ int BPF_PROG(init_kill, struct task_struct *p, struct kernel_siginfo *info,
 {
 	if (ret)
 		return ret;
-	if (sig && is_init(p) && (bpf_get_current_pid_tgid() >> 32) != 1)
+	if (sig && is_init(p) && !from_init())
 		return deny("task_kill", "signal to PID 1", EPERM);
+	return 0;
+}
+
+SEC("lsm/file_send_sigiotask")
+int BPF_PROG(init_sigio, struct task_struct *tsk, struct fown_struct *fown,
+	     int sig, int ret)
+{
+	if (ret)
+		return ret;
+	if (is_init(tsk) && !from_init())
+		return deny("file_send_sigiotask", "SIGIO to PID 1", EPERM);
 	return 0;
 }
 
@@ -42,7 +84,46 @@ int BPF_PROG(init_ptrace, struct task_struct *child, unsigned int mode,
 {
 	if (ret)
 		return ret;
-	if (is_init(child) && (bpf_get_current_pid_tgid() >> 32) != 1)
+	if (is_init(child) && !from_init())
 		return deny("ptrace_access_check", "ptrace of PID 1", EPERM);
 	return 0;
+}
+
+SEC("lsm/perf_event_alloc")
+int BPF_PROG(init_perf, struct perf_event *event, int ret)
+{
+	struct task_struct *target = BPF_CORE_READ(event, hw.target);
+
+	if (ret)
+		return ret;
+	if (target && is_init(target) && !from_init())
+		return deny("perf_event_alloc", "perf event on PID 1", EPERM);
+	if (!target &&
+	    (BPF_CORE_READ(event, attr.sample_type) & PERF_SAMPLE_USER_DATA))
+		return deny("perf_event_alloc",
+			    "CPU-wide sampling of user memory", EPERM);
+	return 0;
+}
+
+static int deny_if_init(struct task_struct *p, const char *hook)
+{
+	if (is_init(p) && !from_init())
+		return deny(hook, "change to PID 1", EPERM);
+	return 0;
+}
+
+SEC("lsm/task_setnice")
+int BPF_PROG(init_nice, struct task_struct *p, int nice, int ret)
+{
+	if (ret)
+		return ret;
+	return deny_if_init(p, "task_setnice");
+}
+
+SEC("lsm/task_setscheduler")
+int BPF_PROG(init_sched, struct task_struct *p, int ret)
+{
+	if (ret)
+		return ret;
+	return deny_if_init(p, "task_setscheduler");
 }

@@ -2,33 +2,54 @@
 /*
  * protect_secret: one file only root and one named program may read.
  *
- * Enforces: /etc/krsi/secret (whatever name it is reached by) is opened
- * only by root or by a process running /usr/bin/krsi-secret; nobody, root
- * included, renames, links, unlinks, truncates or chmods/chowns it.
+ * Enforces: /etc/krsi/secret is opened only by root or by a process
+ * running /usr/bin/krsi-secret, and no other process ever holds a
+ * descriptor of it.  Nobody, root included and after the lock, changes
+ * its content, renames, links, unlinks, truncates, chmods or chowns it,
+ * or makes the path /etc/krsi/secret lead to another file.
  *
- * Hooks, and why each:
- *  - file_open: every open, by any path, hard link or /proc/self/fd;
- *    the file is known by its device and inode, not its name.
- *  - inode_rename, inode_link, inode_unlink: moving it away or giving it a
- *    second name would take it out of place (the policy follows the inode,
- *    but the rest of the system looks for it by name).
- *  - inode_setattr: chmod, chown and truncate.
+ * Routes to the secret, from the 6.1 sources, and what closes each:
+ *  - open() by any name (hard link, symlink, /proc/PID/fd/N, bind mount):
+ *    file_open, which knows the file by device and inode.  Opening it for
+ *    writing is refused to everybody, which also closes write(),
+ *    fallocate(PUNCH_HOLE), copy_file_range(), splice() and shared
+ *    writable mmap(), all of which need a writable descriptor.
+ *  - a descriptor handed over: SCM_RIGHTS and pidfd_getfd() ask
+ *    file_receive; taking over krsi-secret while it holds one (ptrace,
+ *    /proc/PID/mem) asks ptrace_access_check.  krsi-secret opens it
+ *    O_CLOEXEC and execs nothing, and exec unshares the descriptor table.
+ *  - truncate(), chmod(), chown(), O_TRUNC: inode_setattr.
+ *  - rename(), link(), unlink() of the secret: inode_rename, inode_link,
+ *    inode_unlink.
+ *  - making the path lead elsewhere without touching the secret: renaming
+ *    /etc/krsi or /etc away, or another directory over them (RENAME_EXCHANGE
+ *    included): inode_rename on the directories, and inode_rmdir; mounting
+ *    over /, /etc, /etc/krsi or the secret (mount --bind, a new tmpfs,
+ *    MS_MOVE, and remount of / to make it writable): sb_mount; the same
+ *    with the new mount API (open_tree() or fsmount(), then
+ *    move_mount()): move_mount; chroot() and pivot_root(), which give a
+ *    process another /: path_chroot, sb_pivotroot.
  *
- * The program is recognised by the file it runs (mm->exe_file), not by its
- * name, which any process can set with prctl(PR_SET_NAME).
- *
- * Known limits: a reader that was allowed may pass the content on; the
- * device and inode numbers are taken when the policy is attached, so a
- * secret that is replaced afterwards is not protected.
+ * Known limits: a reader that was allowed may pass the content on (that is
+ * what krsi-secret does), and a root process that opened it may hand the
+ * descriptor to a child it then makes another user.  The device and inode
+ * numbers are taken when the policy is attached.  In the appliance / is
+ * read-only (no_tmp_exec keeps it so), which refuses most of these with
+ * EROFS before any hook runs; the hooks hold on a writable / as well.
  */
 #define POLICY "protect_secret"
 #include "krsi_policy.h"
 
-/* Set by the loader before load: the secret and the one allowed program. */
+/* Set by the loader before load: the secret, its directories from its own
+ * up to /, and the one program allowed to read it.
+ */
 const volatile __u32 secret_dev;
 const volatile __u64 secret_ino;
+const volatile __u64 dir_ino[3];
 const volatile __u32 reader_dev;
 const volatile __u64 reader_ino;
+
+#define SECRET "/etc/krsi/secret"
 
 static bool is_secret(struct inode *inode)
 {
@@ -38,13 +59,28 @@ static bool is_secret(struct inode *inode)
 	       BPF_CORE_READ(inode, i_sb, s_dev) == secret_dev;
 }
 
-static bool runs_reader(void)
+/* The secret or one of the directories its path goes through. */
+static bool on_secret_path(struct dentry *dentry)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct inode *exe = BPF_CORE_READ(task, mm, exe_file, f_inode);
+	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
+	__u64 ino;
+	int i;
 
-	return exe && BPF_CORE_READ(exe, i_ino) == reader_ino &&
-	       BPF_CORE_READ(exe, i_sb, s_dev) == reader_dev;
+	if (!inode || BPF_CORE_READ(inode, i_sb, s_dev) != secret_dev)
+		return false;
+	ino = BPF_CORE_READ(inode, i_ino);
+	if (ino == secret_ino)
+		return true;
+	for (i = 0; i < 3; i++)
+		if (ino == dir_ino[i])
+			return true;
+	return false;
+}
+
+static bool may_read(void)
+{
+	return current_uid_is(0) ||
+	       task_runs(bpf_get_current_task_btf(), reader_dev, reader_ino);
 }
 
 SEC("lsm/file_open")
@@ -54,9 +90,33 @@ int BPF_PROG(secret_open, struct file *file, int ret)
 		return ret;
 	if (!is_secret(BPF_CORE_READ(file, f_inode)))
 		return 0;
-	if ((__u32)bpf_get_current_uid_gid() == 0 || runs_reader())
-		return 0;
-	return deny("file_open", "/etc/krsi/secret", EACCES);
+	if (BPF_CORE_READ(file, f_mode) & FMODE_WRITE)
+		return deny("file_open", SECRET " for writing", EPERM);
+	if (!may_read())
+		return deny("file_open", SECRET, EACCES);
+	return 0;
+}
+
+SEC("lsm/file_receive")
+int BPF_PROG(secret_receive, struct file *file, int ret)
+{
+	if (ret)
+		return ret;
+	if (is_secret(BPF_CORE_READ(file, f_inode)) && !may_read())
+		return deny("file_receive", SECRET, EACCES);
+	return 0;
+}
+
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(secret_ptrace, struct task_struct *child, unsigned int mode,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	if ((mode & PTRACE_MODE_ATTACH) &&
+	    task_runs(child, reader_dev, reader_ino))
+		return deny("ptrace_access_check", "krsi-secret", EPERM);
+	return 0;
 }
 
 SEC("lsm/inode_rename")
@@ -65,9 +125,18 @@ int BPF_PROG(secret_rename, struct inode *old_dir, struct dentry *old_dentry,
 {
 	if (ret)
 		return ret;
-	if (is_secret(BPF_CORE_READ(old_dentry, d_inode)) ||
-	    is_secret(BPF_CORE_READ(new_dentry, d_inode)))
-		return deny("inode_rename", "/etc/krsi/secret", EPERM);
+	if (on_secret_path(old_dentry) || on_secret_path(new_dentry))
+		return deny("inode_rename", SECRET " or its directories", EPERM);
+	return 0;
+}
+
+SEC("lsm/inode_rmdir")
+int BPF_PROG(secret_rmdir, struct inode *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	if (on_secret_path(dentry))
+		return deny("inode_rmdir", "a directory of " SECRET, EPERM);
 	return 0;
 }
 
@@ -78,7 +147,7 @@ int BPF_PROG(secret_link, struct dentry *old_dentry, struct inode *dir,
 	if (ret)
 		return ret;
 	if (is_secret(BPF_CORE_READ(old_dentry, d_inode)))
-		return deny("inode_link", "/etc/krsi/secret", EPERM);
+		return deny("inode_link", SECRET, EPERM);
 	return 0;
 }
 
@@ -88,7 +157,7 @@ int BPF_PROG(secret_unlink, struct inode *dir, struct dentry *dentry, int ret)
 	if (ret)
 		return ret;
 	if (is_secret(BPF_CORE_READ(dentry, d_inode)))
-		return deny("inode_unlink", "/etc/krsi/secret", EPERM);
+		return deny("inode_unlink", SECRET, EPERM);
 	return 0;
 }
 
@@ -99,6 +168,45 @@ int BPF_PROG(secret_setattr, struct dentry *dentry, struct iattr *attr,
 	if (ret)
 		return ret;
 	if (is_secret(BPF_CORE_READ(dentry, d_inode)))
-		return deny("inode_setattr", "/etc/krsi/secret", EPERM);
+		return deny("inode_setattr", SECRET, EPERM);
 	return 0;
+}
+
+SEC("lsm/sb_mount")
+int BPF_PROG(secret_mount, const char *dev_name, const struct path *path,
+	     const char *type, unsigned long flags, void *data, int ret)
+{
+	if (ret)
+		return ret;
+	if (on_secret_path(BPF_CORE_READ(path, dentry)))
+		return deny("sb_mount", "on the path of " SECRET, EPERM);
+	return 0;
+}
+
+SEC("lsm/move_mount")
+int BPF_PROG(secret_movemnt, const struct path *from_path,
+	     const struct path *to_path, int ret)
+{
+	if (ret)
+		return ret;
+	if (on_secret_path(BPF_CORE_READ(to_path, dentry)))
+		return deny("move_mount", "on the path of " SECRET, EPERM);
+	return 0;
+}
+
+SEC("lsm/path_chroot")
+int BPF_PROG(secret_chroot, const struct path *path, int ret)
+{
+	if (ret)
+		return ret;
+	return deny("path_chroot", "another / would hide " SECRET, EPERM);
+}
+
+SEC("lsm/sb_pivotroot")
+int BPF_PROG(secret_pivot, const struct path *old_path,
+	     const struct path *new_path, int ret)
+{
+	if (ret)
+		return ret;
+	return deny("sb_pivotroot", "another / would hide " SECRET, EPERM);
 }

@@ -130,11 +130,26 @@ for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_loc
 		fail "demo: no $policy denial event"
 	fi
 done
-if grep -q "^    event .* audit_exec allowed exec /bin/sh: sh -c ls /etc/krsi" "$dir/demo.clean"; then
+if grep -q "^    event .* audit_exec allowed exec /bin/busybox: sh -c ls /etc/krsi" "$dir/demo.clean"; then
 	pass; echo "ok demo: shows an audited exec with its arguments"
 else
 	fail "demo: no audit_exec event"
 fi
+if grep -q "^    event .* audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" "$dir/demo.clean"; then
+	pass; echo "ok demo: shows the real program run through a symlink"
+else
+	fail "demo: no audit_exec event naming krsi-secret behind /tmp/innocent"
+fi
+# Each main policy's attacker's try, denied.
+for denied in "busybox: Read-only file system" "/mem: Permission denied" \
+	"mount: mounting /tmp/fake on /etc/krsi/secret failed: Operation not permitted" \
+	"rm: can't remove '/sys/fs/bpf/krsi/wx/wx_mmap': Operation not permitted"; do
+	if grep -q -F "$denied" "$dir/demo.clean"; then
+		pass; echo "ok demo: attacker's try denied: $denied"
+	else
+		fail "demo: attacker's try not shown denied: $denied"
+	fi
+done
 kernel_reports demo "$dir/demo.console.log"
 
 if [ "$failed" -ne 0 ]; then

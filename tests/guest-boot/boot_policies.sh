@@ -33,10 +33,16 @@ check_fails "no_tmp_exec: ld.so route denied (/lib/ld-musl /tmp/x)" \
 printf '#!/bin/sh\necho ran\n' >/tmp/script.sh
 chmod +x /tmp/script.sh
 check_fails "no_tmp_exec: a script in /tmp is not executed" /tmp/script.sh
-mkdir -p /tmp/newfs && mount -t tmpfs tmpfs /tmp/newfs
-cp /usr/bin/krsi-check /tmp/newfs/prog
-check_fails "no_tmp_exec: a tmpfs mounted later is covered" /tmp/newfs/prog
-umount /tmp/newfs
+mkdir -p /home/demo/bin && cp /usr/bin/krsi-check /home/demo/bin/prog
+check_fails "no_tmp_exec: the demo user's home is not the image" as_demo /home/demo/bin/prog
+cp /usr/bin/krsi-check /run/prog
+check_fails "no_tmp_exec: nor is /run" /run/prog
+check "no_tmp_exec: / is read-only" grep -q "^rootfs / rootfs ro" /proc/mounts
+check "no_tmp_exec: / is not writable by anyone" stat -c %a / | grep -qx 755
+check "no_tmp_exec: proc_mem.force_override=never is on the kernel command line" \
+	grep -q "proc_mem.force_override=never" /proc/cmdline
+check_fails "lock: a tmpfs mounted later is refused" mount -t tmpfs tmpfs /tmp
+check "no_tmp_exec: a script of the image runs" /usr/share/krsi/hello.sh
 
 # wx
 check "wx: read-write memory" krsi-wx rw
@@ -84,9 +90,21 @@ reader=$!
 sleep 1
 /bin/true audit-marker-arg
 /tmp/static_prog 2>/dev/null
+ln -s /usr/bin/krsi-secret /tmp/innocent
+as_demo /tmp/innocent >/dev/null
+/usr/share/krsi/hello.sh >/dev/null
+(cd /usr/bin && ./krsi-check >/dev/null)
 wait $reader
-check "audit: the exec is reported with its arguments" \
-	grep -q "audit_exec allowed exec /bin/true: /bin/true audit-marker-arg" /tmp/events
+check "audit: the exec is reported as the file the kernel ran, with its arguments" \
+	grep -q "audit_exec allowed exec /bin/busybox: /bin/true audit-marker-arg" /tmp/events
+check "audit: a symlink does not hide what ran" \
+	grep -q "audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" /tmp/events
+check "audit: a script is reported with its interpreter" \
+	grep -q "audit_exec allowed exec /usr/share/krsi/hello.sh (interpreter /bin/busybox): /bin/sh /usr/share/krsi/hello.sh" /tmp/events
+check "audit: a relative path is reported in full" \
+	grep -q "audit_exec allowed exec /usr/bin/krsi-check: ./krsi-check" /tmp/events
+check_fails "audit: no record names the symlink as the program" \
+	grep -q "allowed exec /tmp/innocent" /tmp/events
 check "audit: the denial is reported with the policy's name" \
 	grep -q "no_tmp_exec denied EACCES: bprm_check_security static_prog" /tmp/events
 

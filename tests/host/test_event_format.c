@@ -44,14 +44,14 @@ int main(void)
 
 	ev = base(KRSI_EVENT_EXEC);
 	strcpy(ev.policy, "audit_exec");
-	memcpy(ev.data, "/bin/ls\0ls\0-l\0/\0HOME=/\0", 23);
-	ev.data_len = 23;
+	memcpy(ev.data, "/bin/ls\0\0ls\0-l\0/\0HOME=/\0", 24);
+	ev.data_len = 24;
 	ev.argc = 3;
 	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls: ls -l /",
 		   "an exec with its arguments, not its environment");
 
 	/* Arguments cut by the record size: what fits is shown. */
-	ev.data_len = 12;
+	ev.data_len = 13;
 	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls: ls -",
 		   "an exec cut short");
 
@@ -75,10 +75,28 @@ int main(void)
 	ev = base(KRSI_EVENT_EXEC);
 	strcpy(ev.policy, "audit_exec");
 	ev.argc = 3;
-	memcpy(ev.data, "/bin/echo\0echo\0\0x\0", 19);
-	ev.data_len = 19;
+	memcpy(ev.data, "/bin/echo\0\0echo\0\0x\0", 20);
+	ev.data_len = 20;
 	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/echo: echo  x",
 		   "an empty argument");
+
+	/* A script: the file, then the interpreter that ran it. */
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	ev.argc = 2;
+	memcpy(ev.data, "/tmp/x.sh\0/bin/busybox\0/bin/sh\0/tmp/x.sh\0", 41);
+	ev.data_len = 41;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /tmp/x.sh (interpreter /bin/busybox): /bin/sh /tmp/x.sh",
+		   "a script and its interpreter");
+
+	/* A record that ends after the file: no interpreter, no arguments. */
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	ev.argc = 2;
+	memcpy(ev.data, "/bin/ls", 7);
+	ev.data_len = 7;
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls:",
+		   "a record cut after the file");
 
 	ev = base(KRSI_EVENT_EXEC);
 	n = event_format(&ev, small, sizeof(small));

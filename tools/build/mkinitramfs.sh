@@ -22,7 +22,7 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	# before its own subdirectories): the fixed ones and those of rootfs/.
 	{
 		printf '%s\n' /bin /sbin /lib /usr /usr/bin /usr/sbin /dev /proc \
-			/sys /tmp /run /root /home /etc /var
+			/sys /tmp /run /root /home /home/demo /etc /var
 		(cd "$rootfs" && find . -mindepth 1 -type d | sed 's|^\.||')
 	} | sort -u | while read -r d; do
 		echo "dir $d 0755 0 0"

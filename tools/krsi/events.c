@@ -2,10 +2,12 @@
 /*
  * `krsi events`: read what the attached policies report, live.
  *
- * Denials come through each policy's BPF ring buffer, audited execs through
- * audit_exec's perf event array (bpf_lsm_event_output()).  Both are read
- * the way libbpf's ring_buffer and perf_buffer do it, by mapping them;
- * light skeletons come without those readers, so they are written here.
+ * Denials and audited execs come through each policy's BPF ring buffer; a
+ * policy of one's own may also use a perf event array
+ * (bpf_lsm_event_output()).  Both are read the way libbpf's ring_buffer
+ * and perf_buffer do it, by mapping them; light skeletons come without
+ * those readers, so they are written here.  Each policy counts the reports
+ * that found its ring buffer full in its map "lost", shown as they grow.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +44,14 @@ struct source {
 
 static struct source sources[MAX_SOURCES];
 static int nr_sources;
+/* Each policy's count of reports that found its ring buffer full. */
+struct lost_counter {
+	int fd;
+	const char *policy;
+	__u64 seen;
+};
+static struct lost_counter lost_counters[MAX_SOURCES];
+static int nr_lost;
 /* Perf event arrays lose the entries added through a descriptor when it
  * is closed: keep them open while reading.
  */
@@ -65,7 +75,7 @@ static int map_info(int fd, struct bpf_map_info *info)
 static void print_event(const void *rec, size_t size)
 {
 	struct krsi_event ev;
-	char line[512];
+	char line[1024];
 
 	memset(&ev, 0, sizeof(ev));
 	memcpy(&ev, rec, size < sizeof(ev) ? size : sizeof(ev));
@@ -161,6 +171,36 @@ static void drain_perf(struct source *s)
 		printf("(events lost)\n");
 }
 
+static int read_lost(const struct lost_counter *l, __u64 *value)
+{
+	union bpf_attr attr;
+	__u32 zero = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = l->fd;
+	attr.key = (unsigned long)&zero;
+	attr.value = (unsigned long)value;
+	return sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+}
+
+/* Say how many reports each policy lost since the last look. */
+static void report_lost(void)
+{
+	int i;
+
+	for (i = 0; i < nr_lost; i++) {
+		__u64 now;
+
+		if (read_lost(&lost_counters[i], &now) || now == lost_counters[i].seen)
+			continue;
+		printf("(%llu events lost by %s: its buffer was full)\n",
+		       (unsigned long long)(now - lost_counters[i].seen),
+		       lost_counters[i].policy);
+		fflush(stdout);
+		lost_counters[i].seen = now;
+	}
+}
+
 static int open_sources(void)
 {
 	size_t i, j;
@@ -187,8 +227,10 @@ static int open_sources(void)
 			else if (!err && info.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 				perf_maps[nr_perf_maps++] = fd;
 				err = add_perf_array(fd);
-			}
-			else
+			} else if (!err && !strcmp(p->maps[j].name, "lost")) {
+				lost_counters[nr_lost].fd = fd;
+				lost_counters[nr_lost++].policy = p->name;
+			} else
 				close(fd);	/* not an event map */
 			if (err)
 				error(err, "events: read map %s of %s",
@@ -231,6 +273,8 @@ int events_run(long count, int timeout_ms)
 			goto out;
 		}
 	}
+	/* What was lost before this reader started counts too. */
+	report_lost();
 	while (count < 0 || printed < count) {
 		struct epoll_event ready[MAX_SOURCES];
 		int wait = deadline < 0 ? 1000 : (int)(deadline - now_ms());
@@ -248,6 +292,7 @@ int events_run(long count, int timeout_ms)
 			else
 				drain_ringbuf(&sources[i]);
 		}
+		report_lost();
 	}
 out:
 	for (i = 0; i < nr_sources; i++) {
@@ -261,6 +306,8 @@ out:
 	}
 	for (i = 0; i < nr_perf_maps; i++)
 		close(perf_maps[i]);
+	for (i = 0; i < nr_lost; i++)
+		close(lost_counters[i].fd);
 	close(ep);
 	return err;
 }

@@ -231,6 +231,10 @@ static int cmd_lock(void)
 		error(-ENOENT, "lock: krsi_lock is not attached");
 		return 1;
 	}
+	if (locked() > 0) {
+		printf("krsi: already locked\n");
+		return 0;
+	}
 	fd = policy_map_fd(p, "lock");
 	if (fd < 0) {
 		error(fd, "lock: map lock of krsi_lock");

@@ -40,30 +40,80 @@ static int stat_path(const char *path, struct stat *st)
 	return 0;
 }
 
-/* no_tmp_exec trusts the root filesystem, itself a tmpfs in the appliance. */
-static int configure_no_tmp_exec(void *skel)
+/*
+ * The device of the root filesystem, the image that no_tmp_exec and wx
+ * trust once /init has made it read-only.
+ */
+static int root_dev(__u32 *dev)
 {
-	struct no_tmp_exec *s = skel;
 	struct stat st;
 	int err = stat_path("/", &st);
 
 	if (!err)
-		s->rodata->root_dev = kernel_dev(st.st_dev);
+		*dev = kernel_dev(st.st_dev);
 	return err;
+}
+
+static int configure_no_tmp_exec(void *skel)
+{
+	struct no_tmp_exec *s = skel;
+	__u32 dev;
+	int err = root_dev(&dev);
+
+	if (!err)
+		s->rodata->root_dev = dev;
+	return err;
+}
+
+static int configure_wx(void *skel)
+{
+	struct wx *s = skel;
+	__u32 dev;
+	int err = root_dev(&dev);
+
+	if (!err)
+		s->rodata->root_dev = dev;
+	return err;
+}
+
+/* krsi_lock leaves writable map descriptors to this very program. */
+static int configure_krsi_lock(void *skel)
+{
+	struct krsi_lock *s = skel;
+	struct stat st;
+	int err = stat_path("/proc/self/exe", &st);
+
+	if (err)
+		return err;
+	s->rodata->krsi_dev = kernel_dev(st.st_dev);
+	s->rodata->krsi_ino = st.st_ino;
+	return 0;
 }
 
 #define SECRET_PATH	"/etc/krsi/secret"
 #define READER_PATH	"/usr/bin/krsi-secret"
 
+/* The directories SECRET_PATH goes through, its own first. */
+static const char *const secret_dirs[] = { "/etc/krsi", "/etc", "/" };
+
 static int configure_protect_secret(void *skel)
 {
 	struct protect_secret *s = skel;
-	struct stat secret, reader;
+	struct stat secret, reader, dir;
+	size_t i;
 	int err;
 
+	_Static_assert(sizeof(secret_dirs) / sizeof(secret_dirs[0]) ==
+		       sizeof(s->rodata->dir_ino) / sizeof(s->rodata->dir_ino[0]),
+		       "one inode per directory of the secret's path");
 	err = stat_path(SECRET_PATH, &secret);
 	if (!err)
 		err = stat_path(READER_PATH, &reader);
+	for (i = 0; !err && i < sizeof(secret_dirs) / sizeof(secret_dirs[0]); i++) {
+		err = stat_path(secret_dirs[i], &dir);
+		if (!err)
+			s->rodata->dir_ino[i] = dir.st_ino;
+	}
 	if (err)
 		return err;
 	s->rodata->secret_dev = kernel_dev(secret.st_dev);
@@ -107,10 +157,10 @@ const struct policy policies[] = {
 	POLICY(no_module_load, NULL),
 	POLICY(protect_init, NULL),
 	POLICY(no_tmp_exec, configure_no_tmp_exec),
-	POLICY(wx, NULL),
+	POLICY(wx, configure_wx),
 	POLICY(protect_secret, configure_protect_secret),
 	POLICY(audit_exec, NULL),
-	POLICY(krsi_lock, NULL),
+	POLICY(krsi_lock, configure_krsi_lock),
 };
 const size_t nr_policies = sizeof(policies) / sizeof(policies[0]);
 

@@ -60,13 +60,22 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 
 	switch (ev->kind) {
 	case KRSI_EVENT_EXEC:
-		/* data: the file name, NUL, then the argument strings. */
+		/* data: the file, NUL, the interpreter or nothing, NUL, then
+		 * the argument strings.
+		 */
 		put(&o, " allowed exec ");
 		n = strnlen(ev->data, data_len);
 		put_str(&o, ev->data, n);
+		i = n + 1;
+		n = i < data_len ? strnlen(ev->data + i, data_len - i) : 0;
+		if (n) {
+			put(&o, " (interpreter ");
+			put_str(&o, ev->data + i, n);
+			put(&o, ")");
+		}
 		put(&o, ":");
 		/* The environment follows the arguments: stop at argc. */
-		for (i = n + 1, arg = 0; i < data_len && arg < ev->argc;
+		for (i += n + 1, arg = 0; i < data_len && arg < ev->argc;
 		     i += n + 1, arg++) {
 			n = strnlen(ev->data + i, data_len - i);
 			put(&o, " ");

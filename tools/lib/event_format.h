@@ -11,7 +11,8 @@
  * One line of `krsi events` for @ev, without the newline, into @buf:
  *
  *	  12.345678 pid 57 uid 1000 sh: no_tmp_exec denied EACCES: bprm_check_security x
- *	  12.400001 pid 58 uid 0 ls: audit_exec allowed exec /bin/ls: ls -l /
+ *	  12.400001 pid 58 uid 0 ls: audit_exec allowed exec /bin/busybox: ls -l /
+ *	  12.400002 pid 59 uid 0 sh: audit_exec allowed exec /tmp/x.sh (interpreter /bin/busybox): /bin/sh /tmp/x.sh
  *
  * The record comes from the kernel but is treated as untrusted: strings
  * need not be terminated, lengths are clamped, exec arguments stop at argc

@@ -31,11 +31,17 @@ scenario() {
 	sleep 1
 }
 
-# show: print what the policy reported.
+# show [PATTERN]: print what the policy reported (what matches PATTERN).
 show() {
 	wait "$reader"
-	grep " $policy " "$events" | grep -v "exec /bin/busybox" | head -n 3 |
+	grep " $policy " "$events" |
+		{ if [ $# -gt 0 ]; then grep "$@"; else cat; fi; } | head -n 6 |
 		sed 's/^/    event  /'
+}
+
+# attack: the lines that follow try a way around the policy's hooks.
+attack() {
+	echo "    attacker's try: $*"
 }
 
 
@@ -49,6 +55,10 @@ run demo /usr/bin/krsi-hello
 run demo /tmp/hello
 run demo /lib/ld-musl-x86_64.so.1 /usr/bin/krsi-hello
 run demo /lib/ld-musl-x86_64.so.1 /tmp/hello
+attack "put a program where the image is"
+run demo "cp /bin/busybox /busybox"
+attack "write code into a running process, with busybox alone"
+run demo 'sleep 9 & dd if=/dev/zero of=/proc/$!/mem bs=1 count=1; kill $!'
 show
 
 scenario wx
@@ -61,11 +71,17 @@ scenario protect_secret
 run demo krsi-secret
 run demo cat /etc/krsi/secret
 run root "mv /etc/krsi/secret /etc/krsi/stolen"
+attack "make the path lead to a file of one's own, as root"
+run root "echo fake >/tmp/fake; mount --bind /tmp/fake /etc/krsi/secret"
+run root "echo gone >/etc/krsi/secret"
 show
 
 scenario protect_init
 run root "kill -0 1"
 run root "kill -TERM 1"
+attack "inspect or change PID 1 without a signal"
+run root "renice -n 10 -p 1"
+run root "head -c 16 /proc/1/environ"
 show
 
 scenario no_module_load
@@ -75,11 +91,16 @@ show
 scenario krsi_lock
 run root "krsi status | head -n 2 | tail -n 1"
 run root "krsi detach wx"
+attack "hide a policy from krsi status"
+run root "rm /sys/fs/bpf/krsi/wx/wx_mmap"
 show
 
 scenario audit_exec
 run demo "ls /etc/krsi"
-show
+attack "run a program under another name"
+ln -s /usr/bin/krsi-secret /tmp/innocent
+run demo /tmp/innocent
+show -e "ls /etc/krsi" -e innocent
 
 echo
 echo "KRSI demo done."

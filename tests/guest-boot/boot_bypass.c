@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bypass battery: booted with krsi.tests=boot, every boot policy
+ * attached and locked, each route around a policy's hooks that the policy
+ * headers list is tried for real, as the demo user (uid 1000) or as root
+ * after the lock, and must fail with the policy's errno and be reported by
+ * `krsi events`.  One check per route; the README's "What it enforces"
+ * names them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "sysbpf.h"
+
+#define DEMO		1000
+#define SECRET		"/etc/krsi/secret"
+#define EVENTS		"/tmp/boot_bypass.events"
+
+/* From linux/mount.h, which clashes with musl's sys/mount.h. */
+#define FSPICK_CLOEXEC			0x1
+#define FSCONFIG_SET_FLAG		0
+#define FSCONFIG_CMD_RECONFIGURE	7
+#define OPEN_TREE_CLONE			1
+#define MOVE_MOUNT_F_EMPTY_PATH		0x4
+
+static int sys_err(long ret)
+{
+	return ret < 0 ? -errno : 0;
+}
+
+/*
+ * A process of the caller's to aim at, killed by stop_target(): a fresh
+ * exec, so that it is dumpable even when the caller became the demo user
+ * by setuid() (which makes a process undumpable, and the kernel then
+ * refuses ptrace before any LSM hook is asked).
+ */
+static pid_t start_target(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/sleep", "sleep", "100", (char *)NULL);
+		_exit(127);
+	}
+	usleep(100000);		/* past the exec */
+	return pid;
+}
+
+static void stop_target(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* ---- code injection into a process: no_tmp_exec and wx ---------------- */
+
+static int write_proc_mem(void)
+{
+	char path[64];
+	pid_t pid = start_target();
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	stop_target(pid);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int ptrace_own_child(void)
+{
+	pid_t pid = start_target();
+	int err = sys_err(ptrace(PTRACE_ATTACH, pid, 0, 0));
+
+	stop_target(pid);
+	return err;
+}
+
+static int ptrace_traceme(void)
+{
+	return sys_err(ptrace(PTRACE_TRACEME, 0, 0, 0));
+}
+
+static int pidfd_getfd_own_child(void)
+{
+	pid_t pid = start_target();
+	int pidfd = syscall(SYS_pidfd_open, pid, 0), err;
+
+	err = pidfd < 0 ? -errno : sys_err(syscall(SYS_pidfd_getfd, pidfd, 0, 0));
+	if (pidfd >= 0)
+		close(pidfd);
+	stop_target(pid);
+	return err;
+}
+
+static int write_root_fs(void)
+{
+	int fd = open("/busybox-copy", O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink("/busybox-copy");
+	return 0;
+}
+
+/* ---- writable and executable memory: wx ------------------------------- */
+
+static int map_anon_exec(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	munmap(p, 4096);
+	return 0;
+}
+
+/* A memfd mapped writable and, through a second mapping, executable. */
+static int memfd_twice(void)
+{
+	int fd = syscall(SYS_memfd_create, "code", 0), err = 0;
+	void *w, *x;
+
+	if (fd < 0 || ftruncate(fd, 4096))
+		return -ECHILD;
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	x = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (x == MAP_FAILED)
+		err = -errno;
+	else
+		munmap(x, 4096);
+	if (w != MAP_FAILED)
+		munmap(w, 4096);
+	close(fd);
+	return err;
+}
+
+/* Shared anonymous memory, duplicated by mremap(old size 0), then the
+ * copy made read-only and executable while the original stays writable.
+ */
+static int mremap_alias(void)
+{
+	char *w = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *x;
+	int err;
+
+	if (w == MAP_FAILED)
+		return -ECHILD;
+	x = mremap(w, 0, 4096, MREMAP_MAYMOVE);
+	if (x == MAP_FAILED || mprotect(x, 4096, PROT_READ))
+		return -ECHILD;
+	err = sys_err(mprotect(x, 4096, PROT_READ | PROT_EXEC));
+	munmap(x, 4096);
+	munmap(w, 4096);
+	return err;
+}
+
+static int dev_zero_exec(void)
+{
+	int fd = open("/dev/zero", O_RDWR | O_CLOEXEC), err = 0;
+	void *p;
+
+	if (fd < 0)
+		return -ECHILD;
+	p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		err = -errno;
+	else
+		munmap(p, 4096);
+	close(fd);
+	return err;
+}
+
+/* A program of the image, mapped private, written, then made executable. */
+static int written_file_pages(void)
+{
+	int fd = open("/usr/bin/krsi-check", O_RDONLY | O_CLOEXEC), err;
+	char *p;
+
+	if (fd < 0)
+		return -ECHILD;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -ECHILD;
+	p[0] = (char)0xc3;
+	if (mprotect(p, 4096, PROT_READ))
+		return -ECHILD;
+	err = sys_err(mprotect(p, 4096, PROT_READ | PROT_EXEC));
+	munmap(p, 4096);
+	return err;
+}
+
+static int read_implies_exec(void)
+{
+	char *argv[] = { "true", NULL }, *envp[] = { NULL };
+
+	if (personality(READ_IMPLIES_EXEC) < 0)
+		return -ECHILD;
+	execve("/bin/true", argv, envp);
+	return -errno;
+}
+
+/* ---- PID 1: protect_init ---------------------------------------------- */
+
+/* SIGIO to PID 1 through a pipe's owner; the kernel sends it, the check
+ * is the denial event and PID 1 still there.
+ */
+static int sigio_to_init(void)
+{
+	int p[2];
+
+	if (pipe(p))
+		return -ECHILD;
+	if (fcntl(p[0], F_SETOWN, 1) || fcntl(p[0], F_SETSIG, SIGUSR1) ||
+	    fcntl(p[0], F_SETFL, O_ASYNC))
+		return -errno;
+	if (write(p[1], "x", 1) != 1)
+		return -ECHILD;
+	close(p[0]);
+	close(p[1]);
+	return kill(1, 0) ? -errno : 0;
+}
+
+static int perf_open(pid_t pid, int cpu, __u64 sample_type)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 100000;
+	attr.sample_type = sample_type;
+	attr.sample_stack_user = 4096;
+	attr.sample_regs_user = 1;	/* AX */
+	attr.exclude_kernel = 1;
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* ---- the secret: protect_secret --------------------------------------- */
+
+static int open_secret(int flags)
+{
+	int fd = open(SECRET, flags | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Root opens the secret (allowed) and sends it to a demo process. */
+static int send_secret_to_demo(void)
+{
+	char byte = 0, cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cmsg;
+	int sv[2], fd, status;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -ECHILD;
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		if (setgid(DEMO) || setuid(DEMO))
+			_exit(200);
+		if (recvmsg(sv[1], &msg, 0) != 1)
+			_exit(201);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		/* No descriptor installed: the kernel cut the message. */
+		_exit(cmsg && cmsg->cmsg_type == SCM_RIGHTS ? 0 : EACCES);
+	}
+	close(sv[1]);
+	fd = open(SECRET, O_RDONLY | O_CLOEXEC);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	if (fd < 0 || sendmsg(sv[0], &msg, 0) != 1)
+		status = -ECHILD;
+	else if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		 WEXITSTATUS(status) >= 200)
+		status = -ECHILD;
+	else
+		status = -WEXITSTATUS(status);
+	close(sv[0]);
+	if (fd >= 0)
+		close(fd);
+	return status;
+}
+
+static pid_t secret_holder;
+static int secret_fd;
+
+/*
+ * krsi-secret run by the demo user, holding the secret open: its standard
+ * output is a full pipe, so it blocks writing what it read.  Returns its pid, and the
+ * pipe's read end in @drain.
+ */
+static pid_t start_krsi_secret(int *drain)
+{
+	char path[64], fill[4096];
+	int p[2], tries;
+	pid_t pid;
+
+	memset(fill, 'x', sizeof(fill));
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	while (write(p[1], fill, sizeof(fill)) > 0)
+		;
+	fcntl(p[1], F_SETFL, 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 1);
+		if (setgid(DEMO) || setuid(DEMO))
+			_exit(126);
+		execl("/usr/bin/krsi-secret", "krsi-secret", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	*drain = p[0];
+	/* Wait for it to have the secret open, and find its descriptor. */
+	for (tries = 0; tries < 500 && !secret_fd; tries++) {
+		int fd;
+
+		usleep(10000);
+		for (fd = 0; fd < 16 && !secret_fd; fd++) {
+			char link[64] = "";
+
+			snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+			if (readlink(path, link, sizeof(link) - 1) > 0 &&
+			    !strcmp(link, SECRET))
+				secret_fd = fd;
+		}
+	}
+	return pid;
+}
+
+static void stop_krsi_secret(pid_t pid, int drain)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(drain);
+}
+
+
+static int reopen_holders_fd(void)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", secret_holder, secret_fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int getfd_from_holder(void)
+{
+	int pidfd = syscall(SYS_pidfd_open, secret_holder, 0), err;
+
+	if (pidfd < 0)
+		return -ECHILD;
+	err = sys_err(syscall(SYS_pidfd_getfd, pidfd, secret_fd, 0));
+	close(pidfd);
+	return err;
+}
+
+static int bind_over(const char *target)
+{
+	return sys_err(mount("/tmp", target, NULL, MS_BIND, NULL));
+}
+
+static int new_api_mount_over(const char *target)
+{
+	int tree = syscall(SYS_open_tree, AT_FDCWD, "/tmp", OPEN_TREE_CLONE), err;
+
+	if (tree < 0)
+		return -errno;
+	err = sys_err(syscall(SYS_move_mount, tree, "", AT_FDCWD, target,
+			      MOVE_MOUNT_F_EMPTY_PATH));
+	close(tree);
+	return err;
+}
+
+static int unshare_and_bind(void)
+{
+	if (unshare(CLONE_NEWNS))
+		return -ECHILD;
+	return bind_over("/etc/krsi");
+}
+
+/* ---- the lock: krsi_lock ---------------------------------------------- */
+
+static int obj_get(const char *path, __u32 flags)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	attr.file_flags = flags;
+	return sys_bpf(BPF_OBJ_GET, &attr);
+}
+
+static int map_cmd(int cmd, int fd)
+{
+	union bpf_attr attr;
+	__u32 key = 0;
+	__u64 value = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&key;
+	attr.value = (unsigned long)&value;
+	return sys_bpf(cmd, &attr);
+}
+
+/* The events of the ring buffers, collected by `krsi events`. */
+static bool reported(const char *what)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(EVENTS, "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, what) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void check_reported(const char *what)
+{
+	static bool shown;
+
+	if (check(reported(what), "reported by krsi events: '%s'", what) || shown)
+		return;
+	/* Once, for the console log: what was reported instead. */
+	shown = true;
+	system("sed 's/^/# /' " EVENTS);
+}
+
+/* fspick() and fsconfig(): the new mount API's way to make / writable. */
+static int fspick_rw(void)
+{
+	int fs = syscall(SYS_fspick, AT_FDCWD, "/", FSPICK_CLOEXEC), err;
+
+	if (fs < 0)
+		return -errno;
+	err = sys_err(syscall(SYS_fsconfig, fs, FSCONFIG_SET_FLAG, "rw", NULL, 0));
+	if (!err)
+		err = sys_err(syscall(SYS_fsconfig, fs, FSCONFIG_CMD_RECONFIGURE,
+				      NULL, NULL, 0));
+	close(fs);
+	return err;
+}
+
+int main(void)
+{
+	pid_t holder;
+	int drain, fd;
+
+	/* Start from empty event buffers. */
+	system("krsi events -t 1 >/dev/null 2>&1");
+
+	/* The trusted code base: the image is read-only. */
+	check_err(in_child(DEMO, write_root_fs), -EROFS,
+		  "no_tmp_exec: demo adds a file to / (read-only)");
+	check_err(in_child(0, write_root_fs), -EROFS,
+		  "no_tmp_exec: root adds a file to / (read-only)");
+	check_err(sys_err(mount(NULL, "/", NULL, MS_REMOUNT, NULL)), -EPERM,
+		  "no_tmp_exec, protect_secret: root remounts / writable");
+	check_err(fspick_rw(), -EPERM,
+		  "no_tmp_exec: root makes / writable with fspick+fsconfig");
+
+	/* Code injection, as the demo user into its own processes. */
+	check_err(in_child(DEMO, write_proc_mem), -EACCES,
+		  "no_tmp_exec, wx: demo opens /proc/PID/mem of its own child for writing");
+	check_err(in_child(DEMO, ptrace_own_child), -EPERM,
+		  "no_tmp_exec, wx: demo ptrace(PTRACE_ATTACH) of its own child");
+	check_err(in_child(DEMO, ptrace_traceme), -EPERM,
+		  "no_tmp_exec, wx: demo ptrace(PTRACE_TRACEME)");
+	check_err(in_child(DEMO, pidfd_getfd_own_child), -EPERM,
+		  "no_tmp_exec, wx: demo pidfd_getfd() of its own child");
+
+	/* Writable and executable memory, as the demo user. */
+	check_err(in_child(DEMO, map_anon_exec), -EACCES,
+		  "wx: executable anonymous memory");
+	check_err(in_child(DEMO, memfd_twice), -EACCES,
+		  "no_tmp_exec, wx: a memfd mapped writable, then executable");
+	check_err(in_child(DEMO, mremap_alias), -EACCES,
+		  "no_tmp_exec, wx: shared memory duplicated by mremap, made executable");
+	check_err(in_child(DEMO, dev_zero_exec), -EACCES,
+		  "no_tmp_exec, wx: MAP_SHARED /dev/zero executable");
+	check_err(in_child(DEMO, written_file_pages), -EACCES,
+		  "wx: written private pages of an image file made executable");
+	check_err(in_child(DEMO, read_implies_exec), -EACCES,
+		  "wx: exec under personality(READ_IMPLIES_EXEC)");
+
+	/* PID 1, as root after the lock. */
+	check_err(sigio_to_init(), 0, "protect_init: SIGIO to PID 1 sent, PID 1 alive");
+	check_err(perf_open(-1, 0, PERF_SAMPLE_STACK_USER), -EPERM,
+		  "protect_init: CPU-wide perf sampling of user stacks");
+	check_err(perf_open(-1, 0, PERF_SAMPLE_REGS_USER), -EPERM,
+		  "protect_init: CPU-wide perf sampling of user registers");
+	check_err(perf_open(1, -1, PERF_SAMPLE_STACK_USER), -EPERM,
+		  "protect_init: perf_event_open on PID 1");
+	check_err(try_open("/proc/1/mem"), -EACCES, "protect_init: /proc/1/mem");
+	check_err(try_open("/proc/1/environ"), -EACCES, "protect_init: /proc/1/environ");
+	check_err(sys_err(setpriority(PRIO_PROCESS, 1, 10)), -EPERM,
+		  "protect_init: setpriority() of PID 1");
+	check_err(sys_err(syscall(SYS_sched_setscheduler, 1, SCHED_BATCH,
+				  &(struct sched_param){ 0 })), -EPERM,
+		  "protect_init: sched_setscheduler() of PID 1");
+
+	/* The secret, as root after the lock and as the demo user. */
+	check_err(open_secret(O_RDONLY), 0, "protect_secret: root reads it");
+	/* The image is read-only: the VFS refuses before any hook (the hooks
+	 * behind it are tested on a writable / in guest/policy_routes.sh).
+	 */
+	check_err(open_secret(O_WRONLY), -EROFS, "protect_secret: root opens it for writing");
+	check_err(open_secret(O_RDWR | O_TRUNC), -EROFS, "protect_secret: root truncates it");
+	check_err(bind_over(SECRET), -EPERM, "protect_secret: bind mount over the secret");
+	check_err(bind_over("/etc/krsi"), -EPERM, "protect_secret: bind mount over /etc/krsi");
+	check_err(sys_err(mount("tmpfs", "/etc", "tmpfs", 0, NULL)), -EPERM,
+		  "protect_secret: a tmpfs over /etc");
+	check_err(new_api_mount_over("/etc/krsi"), -EPERM,
+		  "protect_secret: open_tree+move_mount over /etc/krsi");
+	check_err(in_child(0, unshare_and_bind), -EPERM,
+		  "protect_secret: bind mount in a new mount namespace");
+	check_err(sys_err(chroot("/tmp")), -EPERM, "protect_secret: chroot");
+	check_err(send_secret_to_demo(), -EACCES,
+		  "protect_secret: SCM_RIGHTS of the secret to the demo user");
+	holder = start_krsi_secret(&drain);
+	secret_holder = holder;
+	check(holder > 0 && secret_fd > 0, "krsi-secret holds the secret open, as fd %d",
+	      secret_fd);
+	check_err(in_child(DEMO, reopen_holders_fd), -EACCES,
+		  "protect_secret: demo reopens krsi-secret's /proc/PID/fd/N");
+	check_err(in_child(DEMO, getfd_from_holder), -EPERM,
+		  "protect_secret: demo pidfd_getfd() of krsi-secret's descriptor");
+	stop_krsi_secret(holder, drain);
+
+	/* The lock, as root. */
+	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/execs", 0);
+	check_err(fd < 0 ? fd : 0, -EPERM, "krsi_lock: writable descriptor of a pinned map");
+	if (fd >= 0)
+		close(fd);
+	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/lost", BPF_F_RDONLY);
+	check(fd >= 0, "krsi_lock: read-only descriptor still allowed: %s",
+	      fd < 0 ? errname(-fd) : "ok");
+	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_UPDATE_ELEM, fd), -EPERM,
+		  "krsi_lock: BPF_MAP_UPDATE_ELEM of audit_exec's lost counter");
+	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_DELETE_ELEM, fd), -EPERM,
+		  "krsi_lock: BPF_MAP_DELETE_ELEM");
+	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_FREEZE, fd), -EPERM,
+		  "krsi_lock: BPF_MAP_FREEZE");
+	if (fd >= 0)
+		close(fd);
+	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/execs", BPF_F_RDONLY);
+	check(fd >= 0 && mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
+	      MAP_FAILED && errno == EACCES,
+	      "krsi_lock: no writable mapping of a ring buffer's consumer page");
+	if (fd >= 0)
+		close(fd);
+	check_err(sys_err(unlink("/sys/fs/bpf/krsi/wx/wx_mmap")), -EPERM,
+		  "krsi_lock: unlink a pin");
+	check_err(sys_err(rename("/sys/fs/bpf/krsi/wx", "/sys/fs/bpf/krsi/wx_old")), -EPERM,
+		  "krsi_lock: rename a policy's pins");
+	check_err(sys_err(umount2("/sys/fs/bpf", MNT_DETACH)), -EPERM,
+		  "krsi_lock: unmount /sys/fs/bpf");
+	check_err(sys_err(mount("tmpfs", "/sys/fs", "tmpfs", 0, NULL)), -EPERM,
+		  "krsi_lock: a tmpfs over /sys/fs");
+
+	/* no_module_load: the kernel asking for a module. */
+	check_err(sys_err(socket(5 /* AF_APPLETALK */, SOCK_DGRAM, 0)), -EAFNOSUPPORT,
+		  "no_module_load: socket() of an unknown family");
+
+	system("krsi events -t 2 >" EVENTS " 2>&1");
+	/* Each route is reported by the first policy (boot.conf order) to deny it. */
+	check_reported("protect_secret denied EPERM: sb_mount on the path of /etc/krsi/secret");
+	check_reported("no_tmp_exec denied EPERM: ptrace_access_check attach");
+	check_reported("no_tmp_exec denied EPERM: ptrace_traceme");
+	check_reported("wx denied EACCES: mmap_file executable anonymous memory");
+	check_reported("no_tmp_exec denied EACCES: mmap_file memfd:code");
+	check_reported("no_tmp_exec denied EACCES: file_mprotect dev/zero");
+	check_reported("no_tmp_exec denied EACCES: mmap_file zero");
+	check_reported("wx denied EACCES: file_mprotect exec on written pages");
+	check_reported("wx denied EACCES: bprm_check_security READ_IMPLIES_EXEC");
+	check_reported("protect_init denied EPERM: file_send_sigiotask SIGIO to PID 1");
+	check_reported("no_tmp_exec denied EPERM: sb_remount the image's root filesystem");
+	check_reported("protect_init denied EPERM: perf_event_alloc CPU-wide sampling of user memory");
+	check_reported("protect_init denied EPERM: perf_event_alloc perf event on PID 1");
+	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of PID 1");
+	check_reported("protect_init denied EPERM: task_setnice");
+	check_reported("protect_init denied EPERM: task_setscheduler");
+	check_reported("protect_secret denied EPERM: move_mount");
+	check_reported("protect_secret denied EPERM: path_chroot");
+	check_reported("protect_secret denied EACCES: file_receive");
+	check_reported("protect_secret denied EACCES: file_open /etc/krsi/secret");
+	check_reported("krsi_lock denied EPERM: bpf_map");
+	check_reported("krsi_lock denied EPERM: bpf map write while locked");
+	check_reported("krsi_lock denied EPERM: inode_unlink");
+	check_reported("krsi_lock denied EPERM: inode_rename");
+	check_reported("krsi_lock denied EPERM: sb_umount");
+	check_reported("krsi_lock denied EPERM: sb_mount");
+	check_reported("no_module_load denied EPERM: kernel_module_request net-pf-5");
+	return check_exit();
+}
