@@ -3,8 +3,9 @@
  * no_module_load: the kernel's code is what it booted with.
  *
  * Enforces: no kernel module is loaded or requested, no kexec image or
- * initramfs and no firmware is read, once the policy is attached (at
- * boot, before anything else runs).
+ * initramfs and no firmware is read, and no classic BPF socket filter is
+ * compiled into kernel code, once the policy is attached (at boot,
+ * before anything else runs).  Holds against the demo user and root.
  *
  * Hooks, and why each:
  *  - kernel_read_file: finit_module(), kexec_file_load() and firmware
@@ -13,9 +14,18 @@
  *    instead of a file.
  *  - kernel_module_request: request_module(), the kernel asking modprobe
  *    for a module it misses.
+ *  - socket_setsockopt: SO_ATTACH_FILTER and SO_ATTACH_REUSEPORT_CBPF,
+ *    which anyone may call without bpf(), have the kernel JIT-compile a
+ *    classic BPF program (BPF_JIT_ALWAYS_ON): machine code in kernel
+ *    memory built from the caller's constants, the raw material of JIT
+ *    spraying.  eBPF goes through bpf(), which krsi_lock closes.
+ *  - kexec_load(), firmware, /dev/mem, /proc/kcore, iopl: not in this
+ *    kernel (kernel/krsi.config).
  *
- * Known limits: whatever was loaded before the policy stays; a kernel
- * built without modules needs none of this.
+ * Known limits: whatever was loaded before the policy stays.  Root can
+ * still have the kernel patch its own text for instrumentation (kprobes
+ * through perf_event_open()): breakpoints and jumps the kernel chooses,
+ * not code of the caller's.
  */
 #define POLICY "no_module_load"
 #include "krsi_policy.h"
@@ -57,4 +67,20 @@ int BPF_PROG(no_mod_request, char *kmod_name, int ret)
 	if (ret)
 		return ret;
 	return deny("kernel_module_request", kmod_name, EPERM);
+}
+
+#define SOL_SOCKET			1
+#define SO_ATTACH_FILTER		26
+#define SO_ATTACH_REUSEPORT_CBPF	51
+
+SEC("lsm/socket_setsockopt")
+int BPF_PROG(no_cbpf_jit, struct socket *sock, int level, int optname,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	if (level == SOL_SOCKET &&
+	    (optname == SO_ATTACH_FILTER || optname == SO_ATTACH_REUSEPORT_CBPF))
+		return deny("socket_setsockopt", "classic BPF filter (JIT)", EPERM);
+	return 0;
 }

@@ -5,9 +5,9 @@
  * Enforces: no process other than init itself sends a signal to PID 1 (a
  * null signal, which only tests that it exists, is allowed), reads or
  * writes its memory, traces it, samples it with perf, or changes its
- * priority or scheduling.
- * PID 1 is /init: if it dies, the kernel panics.  Holds
- * against the demo user and against root, before and after the lock.
+ * priority, scheduling or resource limits.  PID 1 is /init: if it dies,
+ * the kernel panics.  Holds against the demo user and against root,
+ * before and after the lock.
  *
  * Routes to PID 1, from the 6.1 sources, and what closes each:
  *  - kill(), tkill(), tgkill(), rt_sigqueueinfo(), pidfd_send_signal(),
@@ -23,9 +23,10 @@
  *    so perf_event_alloc, which sees the event's target, refuses it.  The
  *    same hook refuses events for a whole CPU (pid -1) that sample user
  *    stacks or registers of whatever runs there, PID 1 included.
- *  - setpriority(), sched_setscheduler(), sched_setattr(): task_setnice,
- *    task_setscheduler.  ioprio_set() is not in this kernel (no block
- *    layer).
+ *  - setpriority(), sched_setscheduler(), sched_setattr(),
+ *    sched_setaffinity(), prlimit() that sets a limit: task_setnice,
+ *    task_setscheduler, task_setrlimit.  ioprio_set() is not in this
+ *    kernel (no block layer).
  *  - the terminal: /init has no controlling terminal (/dev/console never
  *    becomes one), so no hangup, ^C or TIOCSIG reaches it.
  *  - kill(-1, sig) skips PID 1 in the kernel itself; SysRq, kcmp() and
@@ -34,8 +35,11 @@
  * Known limits: signals the kernel sends on its own (SIGCHLD when a child
  * of init exits, SIGPIPE to init's own writes) are not checked, as they
  * should not be; PID 1 is the one of the initial PID namespace.
- * prlimit() on PID 1 by root is not covered: task_prlimit is given the
- * two credentials, not the task, and PID 1 shares root's.  A CPU-wide
+ * Root may still write the few /proc/1 files that only keep accounts
+ * (oom_score_adj, which the OOM killer ignores for PID 1; clear_refs;
+ * sched statistics).  Uprobes (perf, root) put breakpoints in PID 1's
+ * text as in any process's, but their samples of its registers or stack
+ * are refused as above.  A CPU-wide
  * perf event that only counts, or samples only kernel addresses, stays
  * allowed.
  */
@@ -126,4 +130,13 @@ int BPF_PROG(init_sched, struct task_struct *p, int ret)
 	if (ret)
 		return ret;
 	return deny_if_init(p, "task_setscheduler");
+}
+
+SEC("lsm/task_setrlimit")
+int BPF_PROG(init_rlimit, struct task_struct *p, unsigned int resource,
+	     struct rlimit *new_rlim, int ret)
+{
+	if (ret)
+		return ret;
+	return deny_if_init(p, "task_setrlimit");
 }

@@ -26,6 +26,11 @@
  *    SETREGS), /proc/PID/mem, pidfd_getfd(), process_vm_writev(): all
  *    ask ptrace_access_check with PTRACE_MODE_ATTACH, refused here, and
  *    PTRACE_TRACEME asks ptrace_traceme.
+ *  - writing into one's own code through /proc/self/mem (dd of=... with
+ *    busybox alone), which asks no ptrace hook at all: file_open refuses
+ *    any /proc/PID/mem opened for writing.  The kernel is also built with
+ *    proc_mem.force_override=never, so such writes never override page
+ *    protections.
  *  - personality(READ_IMPLIES_EXEC), kept across exec: the heap (brk)
  *    and every later PROT_READ mapping become executable without any
  *    hook seeing brk: bprm_check_security refuses to start a program
@@ -37,9 +42,11 @@
  * or brk() in 6.1 (vm_enough_memory is not open to BPF), and only a
  * program that already runs code of the attacker's would do it, which
  * this policy and no_tmp_exec prevent.  An ELF file asking for an
- * executable stack (PT_GNU_STACK RWX) gets one from the kernel without a
- * hook; no program of the image does (make test checks), and no_tmp_exec
- * keeps every other program out.
+ * executable stack (PT_GNU_STACK RWX), or with a writable and executable
+ * segment that the loader fills with vm_brk_flags(), gets that memory
+ * from the kernel without a hook; no program of the image does (make test
+ * checks: tests/check-image.sh), and no_tmp_exec keeps every other
+ * program out.
  */
 #define POLICY "wx"
 #include "krsi_policy.h"
@@ -91,6 +98,32 @@ int BPF_PROG(wx_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
 		return deny("file_mprotect", "exec on a writable file", EACCES);
 	if (BPF_CORE_READ(vma, anon_vma))
 		return deny("file_mprotect", "exec on written pages", EACCES);
+	return 0;
+}
+
+#define PROC_SUPER_MAGIC	0x9fa0
+
+/* /proc/PID/mem or /proc/PID/task/TID/mem. */
+static bool is_proc_mem(struct file *file)
+{
+	struct dentry *dentry = BPF_CORE_READ(file, f_path.dentry);
+	char name[4];
+
+	if (BPF_CORE_READ(dentry, d_sb, s_magic) != PROC_SUPER_MAGIC)
+		return false;
+	if (bpf_probe_read_kernel_str(name, sizeof(name),
+				      BPF_CORE_READ(dentry, d_name.name)) != 4)
+		return false;
+	return name[0] == 'm' && name[1] == 'e' && name[2] == 'm';
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(wx_proc_mem, struct file *file, int ret)
+{
+	if (ret)
+		return ret;
+	if ((BPF_CORE_READ(file, f_mode) & FMODE_WRITE) && is_proc_mem(file))
+		return deny("file_open", "/proc/PID/mem for writing", EACCES);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
@@ -111,6 +112,17 @@ static int pidfd_getfd_own_child(void)
 	return err;
 }
 
+/* One's own code, through /proc/self/mem: no ptrace check on that path. */
+static int write_own_mem(void)
+{
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 static int write_root_fs(void)
 {
 	int fd = open("/busybox-copy", O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
@@ -209,6 +221,45 @@ static int written_file_pages(void)
 		return -ECHILD;
 	err = sys_err(mprotect(p, 4096, PROT_READ | PROT_EXEC));
 	munmap(p, 4096);
+	return err;
+}
+
+/* A perf ring buffer, which the kernel writes, mapped executable. */
+static int perf_buffer_exec(void)
+{
+	struct perf_event_attr attr;
+	int fd, err = 0;
+	void *p;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -ECHILD;
+	p = mmap(NULL, 2 * 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		err = -errno;
+	else
+		munmap(p, 2 * 4096);
+	close(fd);
+	return err;
+}
+
+/* A classic BPF socket filter, which the kernel JIT-compiles. */
+static int attach_cbpf(void)
+{
+	struct sock_filter accept = { 0x06, 0, 0, 0xffff };	/* ret #0xffff */
+	struct sock_fprog prog = { 1, &accept };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return -ECHILD;
+	err = sys_err(setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+				 sizeof(prog)));
+	close(fd);
 	return err;
 }
 
@@ -516,6 +567,8 @@ int main(void)
 		  "no_tmp_exec, wx: demo ptrace(PTRACE_TRACEME)");
 	check_err(in_child(DEMO, pidfd_getfd_own_child), -EPERM,
 		  "no_tmp_exec, wx: demo pidfd_getfd() of its own child");
+	check_err(in_child(DEMO, write_own_mem), -EACCES,
+		  "wx: demo opens /proc/self/mem for writing");
 
 	/* Writable and executable memory, as the demo user. */
 	check_err(in_child(DEMO, map_anon_exec), -EACCES,
@@ -530,6 +583,12 @@ int main(void)
 		  "wx: written private pages of an image file made executable");
 	check_err(in_child(DEMO, read_implies_exec), -EACCES,
 		  "wx: exec under personality(READ_IMPLIES_EXEC)");
+	check_err(in_child(DEMO, perf_buffer_exec), -EACCES,
+		  "no_tmp_exec, wx: a perf ring buffer mapped executable");
+	check_err(in_child(DEMO, attach_cbpf), -EPERM,
+		  "no_module_load: demo has a classic BPF filter JIT-compiled");
+	check_err(attach_cbpf(), -EPERM,
+		  "no_module_load: root has a classic BPF filter JIT-compiled");
 
 	/* PID 1, as root after the lock. */
 	check_err(sigio_to_init(), 0, "protect_init: SIGIO to PID 1 sent, PID 1 alive");
@@ -543,6 +602,8 @@ int main(void)
 	check_err(try_open("/proc/1/environ"), -EACCES, "protect_init: /proc/1/environ");
 	check_err(sys_err(setpriority(PRIO_PROCESS, 1, 10)), -EPERM,
 		  "protect_init: setpriority() of PID 1");
+	check_err(sys_err(prlimit(1, RLIMIT_NOFILE, &(struct rlimit){ 4, 4 }, NULL)),
+		  -EPERM, "protect_init: prlimit() of PID 1");
 	check_err(sys_err(syscall(SYS_sched_setscheduler, 1, SCHED_BATCH,
 				  &(struct sched_param){ 0 })), -EPERM,
 		  "protect_init: sched_setscheduler() of PID 1");
@@ -628,6 +689,10 @@ int main(void)
 	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of PID 1");
 	check_reported("protect_init denied EPERM: task_setnice");
 	check_reported("protect_init denied EPERM: task_setscheduler");
+	check_reported("protect_init denied EPERM: task_setrlimit");
+	check_reported("wx denied EACCES: file_open /proc/PID/mem for writing");
+	check_reported("no_tmp_exec denied EACCES: mmap_file [perf_event]");
+	check_reported("no_module_load denied EPERM: socket_setsockopt classic BPF filter");
 	check_reported("protect_secret denied EPERM: move_mount");
 	check_reported("protect_secret denied EPERM: path_chroot");
 	check_reported("protect_secret denied EACCES: file_receive");

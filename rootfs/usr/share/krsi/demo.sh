@@ -58,7 +58,7 @@ run demo /lib/ld-musl-x86_64.so.1 /tmp/hello
 attack "put a program where the image is"
 run demo "cp /bin/busybox /busybox"
 attack "write code into a running process, with busybox alone"
-run demo 'sleep 9 & dd if=/dev/zero of=/proc/$!/mem bs=1 count=1; kill $!'
+run demo 'sleep 9 & dd if=/dev/zero of=/proc/$!/mem bs=1 count=1; s=$?; kill $!; exit $s'
 show
 
 scenario wx

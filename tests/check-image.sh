@@ -1,0 +1,36 @@
+#!/bin/sh
+# What the boot policies assume of the image, checked on the host: no
+# program in it asks for an executable stack (PT_GNU_STACK RWE) or a
+# writable and executable segment, which the kernel would give it without
+# any LSM hook seeing (progs/wx.bpf.c, known limits), and no file in it is
+# writable by anyone but root.
+#
+# usage: check-image.sh INITRAMFS.cpio.gz
+set -u
+
+image=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+(cd "$dir" && gzip -dc | cpio -id --quiet --no-absolute-filenames 2>/dev/null) <"$image"
+elves=0
+for f in $(cd "$dir" && find . -type f | sort); do
+	readelf -h "$dir/$f" >/dev/null 2>&1 || continue
+	elves=$((elves + 1))
+	if readelf -lW "$dir/$f" | grep -q -e "GNU_STACK.* RWE " -e "LOAD.* RWE "; then
+		echo "not ok image: ${f#.} asks for writable and executable memory"
+	fi
+done
+if [ "$elves" -gt 0 ]; then
+	echo "ok image: none of its $elves programs asks for an executable stack or segment"
+else
+	echo "not ok image: no program found in $image"
+fi
+# gen_init_cpio sets every mode: no file or directory writable by others.
+writable=$(gzip -dc "$image" | cpio -tv --quiet 2>/dev/null |
+	awk '$1 ~ /^[-d]/ && substr($1, 9, 1) == "w" { print $NF }')
+if [ -z "$writable" ]; then
+	echo "ok image: nothing in it is writable by others"
+else
+	echo "not ok image: writable by others: $(echo $writable)"
+fi
