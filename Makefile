@@ -298,6 +298,16 @@ $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o: tests/libbpf/krsi_libbpf.bpf.c $(GEN)/vmli
 	$(Q)mkdir -p $(dir $@)
 	$(Q)clang $(BPF_CFLAGS) -c $< -o $@
 
+# The kernel's own selftest of LSM programs, which must still load on this
+# series (tests/libbpf/krsi_libbpf.c loads it).
+SELFTEST_PROGS := $(KSRC)/tools/testing/selftests/bpf/progs
+
+$(TEST_DIR)/libbpf/lsm.bpf.o: $(BUILD)/kernel.stamp $(GEN)/vmlinux.h tests/libbpf/include/errno.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)clang $(BPF_CFLAGS) -I$(SELFTEST_PROGS) -Itests/libbpf/include \
+		-c $(SELFTEST_PROGS)/lsm.c -o $@
+
 $(TEST_DIR)/guest/krsi_libbpf: tests/libbpf/krsi_libbpf.c $(LIBBPF_A) \
 		tools/lib/errname.c tests/lib/check.h
 	$(call msg,CC,$@)
@@ -311,7 +321,8 @@ GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
 # Benchmarks (make bench, tests/bench/): in the test initramfs, run by
 # tests/bench/run-bench.sh in boots of their own.
 BENCH_BINS := $(TEST_DIR)/bench/krsi_bench $(TEST_DIR)/bench/tiny
-BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh
+BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh \
+	      tests/bench/bench_policies.sh
 
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
@@ -327,7 +338,7 @@ ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \
-		$(BUILD)/gen_init_cpio
+		$(TEST_DIR)/libbpf/lsm.bpf.o $(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(TEST_DIR)
 	$(Q){ echo "dir /tests 0755 0 0"; \
@@ -335,7 +346,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
 	  for f in LIST LIST.audit LIST.boot LIST.bench LIST.baseline LIST.boottime \
-		   expected-hooks libbpf/krsi_libbpf.bpf.o; do \
+		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
 	  done; \
 	} >$(TEST_DIR)/tests.list
@@ -344,7 +355,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
 	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
-	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime
+	$(Q)printf 'boot_time.sh\nbench_policies.sh\n' >$(TEST_DIR)/LIST.boottime
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 

@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 
 				if (alone && !strcmp(alone, "policies") &&
 				    calls[ci].run == run_exec &&
-				    system("krsi events -t 500 >/dev/null 2>&1") < 0)
+				    system("krsi events -t 0.5 >/dev/null 2>&1") < 0)
 					return 1;
 				err = setup(&calls[ci], ci, k, links, counts[k],
 					    btf_ids[ci]);

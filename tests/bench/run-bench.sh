@@ -6,7 +6,7 @@
 # Three boots of the test image: lsm= without krsi (the baseline), the
 # appliance's kernel (every other configuration, interleaved in one boot, see
 # tests/bench/krsi_bench.c), and one with the boot policies attached (boot
-# time).  Software emulation makes absolute times unstable: read the ratios.
+# time, and the calls under the policies).  Software emulation makes absolute times unstable: read the ratios.
 set -u
 
 build=${BUILD:-build}
@@ -75,6 +75,22 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 		}
 	}'
 	echo
+	echo "the boot policies attached (another boot of the same kernel), against"
+	echo "KRSI with no program:"
+	cat "$dir/krsi.lines" "$dir/boot.lines" | awk '
+	$1 == "bench" && ($3 == "krsi-empty" || $3 == "policies") {
+		med[$2 " " $3] = $4; lo[$2 " " $3] = $5; hi[$2 " " $3] = $6
+		if ($3 == "policies") calls[++n] = $2
+	}
+	END {
+		for (c = 1; c <= n; c++) {
+			key = calls[c] " policies"; base = med[calls[c] " krsi-empty"]
+			printf("%-5s %-13s %10d %17s %11s\n", calls[c], "policies", med[key],
+			       "[" lo[key] ".." hi[key] "]",
+			       base ? sprintf("%.3f", med[key] / base) : "-")
+		}
+	}'
+	echo
 	echo "guest clocksource: $(sed -n 's/^bench clocksource //p' "$dir/krsi.lines")"
 	echo "bzImage:            $(stat -c %s image/bzImage) bytes"
 	echo "initramfs.cpio.gz:  $(stat -c %s image/initramfs.cpio.gz) bytes"
@@ -91,4 +107,5 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 } | tee "$out"
 
 # Every configuration must have a result.
-[ "$(cat "$dir/baseline.lines" "$dir/krsi.lines" | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 18 ]
+[ "$(cat "$dir/baseline.lines" "$dir/krsi.lines" "$dir/boot.lines" |
+	grep -v '^bench boot ' | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 21 ]

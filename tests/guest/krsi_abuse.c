@@ -38,6 +38,14 @@ static int keep_caps(__u64 keep)
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }
 
+/* Drop every capability but CAP_BPF and CAP_PERFMON, then load. */
+static struct krsi_test *load_with_cap_bpf_only(void)
+{
+	if (keep_caps(1ULL << CAP_BPF | 1ULL << CAP_PERFMON))
+		return NULL;
+	return krsi_test__open_and_load();
+}
+
 /*
  * With CAP_BPF and CAP_PERFMON only, a process may load an LSM program
  * but not attach it through KRSI.  Returns the attach's errno, or ECHILD
@@ -45,12 +53,9 @@ static int keep_caps(__u64 keep)
  */
 static int cap_bpf_only(void)
 {
-	struct krsi_test *s;
+	struct krsi_test *s = load_with_cap_bpf_only();
 	int err;
 
-	if (keep_caps(1ULL << CAP_BPF | 1ULL << CAP_PERFMON))
-		return -ECHILD;
-	s = krsi_test__open_and_load();
 	if (!s)
 		return -ECHILD;
 	err = krsi_attach("file_open", s->progs.deny.prog_fd, 0);
@@ -110,10 +115,34 @@ static int load_func_ip_prog(int btf_id)
 	return fd < 0 ? fd : 0;
 }
 
+/*
+ * The same through mainline's trampoline (BPF_RAW_TRACEPOINT_OPEN), which
+ * asks for CAP_MAC_ADMIN too since patch 0011: the system's bar for
+ * attaching an LSM program is the same whichever way.
+ */
+static int cap_bpf_only_trampoline(void)
+{
+	struct krsi_test *s = load_with_cap_bpf_only();
+	union bpf_attr attr;
+	int err;
+
+	if (!s)
+		return -ECHILD;
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = s->progs.deny.prog_fd;
+	err = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (err >= 0)
+		close(err);
+	krsi_test__destroy(s);
+	return err < 0 ? err : 0;
+}
+
 static void test_privilege(void)
 {
 	check_err(in_child(0, cap_bpf_only), -EPERM,
 		  "CAP_BPF+CAP_PERFMON without CAP_MAC_ADMIN: loads, cannot attach");
+	check_err(in_child(0, cap_bpf_only_trampoline), -EPERM,
+		  "CAP_BPF+CAP_PERFMON without CAP_MAC_ADMIN: no trampoline attach either");
 	check_err(in_child(1000, demo_reads_hook), -EACCES,
 		  "user 1000 reads a hook file");
 	check_err(in_child(1000, demo_lists_programs), -EPERM,
@@ -234,6 +263,42 @@ static void test_every_hook(void)
 	check(workload() == 0, "and everything works after");
 }
 
+/*
+ * A program that stores a number into ctx[0]: were it loaded, the next
+ * program on the hook would use that number as the hook's task pointer.
+ * The verifier refuses it (patch 0010), for the trampoline and for KRSI
+ * alike, since both load LSM programs the same way.  Returns the load's
+ * errno and whether the verifier's log says why.
+ */
+static int load_ctx_writer(int btf_id, bool *said_why)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .imm = 0x1000 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static char log[4096];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_LSM;
+	attr.expected_attach_type = BPF_LSM_MAC;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (unsigned long)insns;
+	attr.insn_cnt = 3;
+	attr.license = (unsigned long)"GPL";
+	attr.log_buf = (unsigned long)log;
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	*said_why = strstr(log, "LSM programs may not write their context") != NULL;
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? fd : 0;
+}
+
 int main(void)
 {
 	struct krsi_test *skel = krsi_test__open_and_load();
@@ -248,11 +313,16 @@ int main(void)
 	test_context(skel);
 	{
 		struct btf_file btf;
+		bool said_why;
 
 		if (check(btf_open(&btf) == 0, "read the kernel's BTF")) {
 			/* ENOTSUPP: "not supported for program type". */
 			check_err(load_func_ip_prog(btf_find_func(&btf, "bpf_lsm_file_open")),
 				  -524, "the verifier refuses an LSM program calling bpf_get_func_ip()");
+			check_err(load_ctx_writer(btf_find_func(&btf, "bpf_lsm_task_kill"),
+						  &said_why),
+				  -EACCES, "the verifier refuses an LSM program writing ctx[0]");
+			check(said_why, "and its log says LSM programs may not write their context");
 			btf_close(&btf);
 		}
 	}

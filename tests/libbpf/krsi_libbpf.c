@@ -18,6 +18,7 @@
 #include "errname.h"
 
 #define OBJ	"/tests/krsi_libbpf.bpf.o"
+#define SELFTEST_OBJ	"/tests/lsm.bpf.o"
 #define TARGET	"/tmp/krsi-libbpf-target"
 #define HOOK	"/sys/kernel/security/bpf/file_open"
 
@@ -68,7 +69,7 @@ int main(void)
 	LIBBPF_OPTS(bpf_krsi_opts, override, .flags = BPF_F_ALLOW_OVERRIDE);
 	struct bpf_link *link, *v2;
 	struct bpf_object *obj;
-	int fd;
+	int fd, err;
 
 	fd = open(TARGET, O_CREAT | O_WRONLY, 0644);
 	close(fd);
@@ -114,6 +115,16 @@ int main(void)
 	check_fails(prog(obj, "no_such_hook"), ENOENT, "a hook with no KRSI file");
 	check_fails(prog(obj, "not_lsm"), EINVAL, "a socket filter program");
 	check_fails(prog(obj, "not_loaded"), EINVAL, "a program that is not loaded");
+	bpf_object__close(obj);
+
+	/* The kernel's own selftest object (tools/testing/selftests/bpf/
+	 * progs/lsm.c) loads as it does upstream: patch 0010 refuses only
+	 * writes to the context, which no program of it makes.
+	 */
+	obj = bpf_object__open_file(SELFTEST_OBJ, NULL);
+	err = obj ? bpf_object__load(obj) : -errno;
+	check(!err, "libbpf loads the kernel's selftest %s (%s)", SELFTEST_OBJ,
+	      err ? errname(-err) : "ok");
 	bpf_object__close(obj);
 
 	unlink(TARGET);

@@ -42,9 +42,9 @@ static int stat_path(const char *path, struct stat *st)
 
 /*
  * The device of the root filesystem, the image that no_tmp_exec and wx
- * trust once /init has made it read-only.
+ * trust once /init has made it read-only, into @dev.
  */
-static int root_dev(__u32 *dev)
+static int set_root_dev(__u32 *dev)
 {
 	struct stat st;
 	int err = stat_path("/", &st);
@@ -56,24 +56,12 @@ static int root_dev(__u32 *dev)
 
 static int configure_no_tmp_exec(void *skel)
 {
-	struct no_tmp_exec *s = skel;
-	__u32 dev;
-	int err = root_dev(&dev);
-
-	if (!err)
-		s->rodata->root_dev = dev;
-	return err;
+	return set_root_dev(&((struct no_tmp_exec *)skel)->rodata->root_dev);
 }
 
 static int configure_wx(void *skel)
 {
-	struct wx *s = skel;
-	__u32 dev;
-	int err = root_dev(&dev);
-
-	if (!err)
-		s->rodata->root_dev = dev;
-	return err;
+	return set_root_dev(&((struct wx *)skel)->rodata->root_dev);
 }
 
 /* krsi_lock leaves writable map descriptors to this very program. */
