@@ -29,7 +29,10 @@
  *    are already on its stack, at bprm->p, in the current mm.
  *
  * Known limits: paths longer than KRSI_PATH_LEN and arguments beyond what
- * fits in the record are cut; a path is relative to the caller's root
+ * fits in the record are cut; a file run from a detached copy of a
+ * directory (open_tree(OPEN_TREE_CLONE), root only; mounts are refused
+ * after the lock but this is not a mount) is named by its path from that
+ * copy's root, which may be a path that does not exist; a path is relative to the caller's root
  * (chroot is refused by protect_secret); execs that policies deny are
  * reported by those policies, not here.
  */
@@ -41,9 +44,13 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } execs SEC(".maps");
 
-/* The file of the exec's first round, kept until the exec commits. */
+/*
+ * The file of the exec's first round and the caller's name, kept until
+ * the exec commits (by then comm is the new program's).
+ */
 struct exec_file {
 	char path[KRSI_PATH_LEN];
+	char comm[KRSI_NAME_LEN];
 };
 
 struct {
@@ -63,8 +70,11 @@ int BPF_PROG(audit_exec_file, struct linux_binprm *bprm, int ret)
 		return ret;
 	f = bpf_task_storage_get(&exec_files, bpf_get_current_task_btf(), 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (f && bpf_d_path(&bprm->file->f_path, f->path, sizeof(f->path)) < 0)
+	if (!f)
+		return 0;
+	if (bpf_d_path(&bprm->file->f_path, f->path, sizeof(f->path)) < 0)
 		f->path[0] = '\0';
+	bpf_get_current_comm(f->comm, sizeof(f->comm));
 	return 0;
 }
 
@@ -102,6 +112,8 @@ int BPF_PROG(audit_exec, struct linux_binprm *bprm)
 
 	/* data: the file, NUL, the interpreter or nothing, NUL, the arguments. */
 	f = bpf_task_storage_get(&exec_files, bpf_get_current_task_btf(), 0, 0);
+	if (f)
+		__builtin_memcpy(ev->comm, f->comm, sizeof(ev->comm));
 	n = f ? bpf_probe_read_kernel_str(ev->data, PATH_MAX_READ, f->path) : 0;
 	used = path_len(n);
 	if (used <= 1)

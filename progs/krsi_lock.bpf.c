@@ -29,13 +29,21 @@
  *    position as it reads.  mmap() of a map writes only through a
  *    writable descriptor.
  *  - unlinking or renaming a pin, or removing its directory (inode_unlink,
- *    inode_rename, inode_rmdir on the BPF filesystem): refused.  So is
+ *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
+ *    pinning anything new (BPF_OBJ_PIN).  `krsi status` believes the hook
+ *    files, not the pins, so an empty directory made in /sys/fs/bpf
+ *    proves nothing.
+ *  - clearing the kernel log (dmesg -c: syslog), which holds the kernel's
+ *    own line saying whether KRSI enforces: refused.  `krsi status` reads
+ *    only lines of the kernel's facility, which /dev/kmsg cannot forge.  So is
  *    every mount, move and unmount (sb_mount, move_mount, sb_umount),
  *    since a mount over /sys/fs/bpf or any directory above it would hide
  *    the pins: nothing attached is hidden from `krsi status`.
  *
  * Known limits: with no_module_load not attached, a kernel module could
- * undo everything.  A process that held a writable descriptor of a map
+ * undo everything.  mount_setattr() changes the flags of a mount with no
+ * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
+ * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that held a writable descriptor of a map
  * before the lock keeps it: /init locks before it starts anything else.
  * Root may run `krsi events`, which consumes what it reads: the events
  * are then on its terminal, not lost.
@@ -86,6 +94,7 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_PROG_TEST_RUN:
 	case BPF_ITER_CREATE:
 	case BPF_PROG_BIND_MAP:
+	case BPF_OBJ_PIN:
 		return deny("bpf", "bpf() command while locked", EPERM);
 	case BPF_MAP_UPDATE_ELEM:
 	case BPF_MAP_DELETE_ELEM:
@@ -180,4 +189,19 @@ int BPF_PROG(lock_umount, struct vfsmount *mnt, int flags, int ret)
 	if (ret)
 		return ret;
 	return keep_mounts("sb_umount");
+}
+
+#define SYSLOG_ACTION_READ_CLEAR	4
+#define SYSLOG_ACTION_CLEAR		5
+
+/* `krsi status` reads the mode from the kernel's own line of its log. */
+SEC("lsm/syslog")
+int BPF_PROG(lock_syslog, int type, int ret)
+{
+	if (ret)
+		return ret;
+	if (locked() &&
+	    (type == SYSLOG_ACTION_READ_CLEAR || type == SYSLOG_ACTION_CLEAR))
+		return deny("syslog", "clearing the kernel log while locked", EPERM);
+	return 0;
 }

@@ -21,8 +21,15 @@
  *  - perf_event_open() on PID 1, whose user stack and registers a sample
  *    copies: root skips the ptrace check there (perf_check_permission()),
  *    so perf_event_alloc, which sees the event's target, refuses it.  The
- *    same hook refuses events for a whole CPU (pid -1) that sample user
- *    stacks or registers of whatever runs there, PID 1 included.
+ *    same hook refuses sampling events for a whole CPU (pid -1), whose
+ *    samples carry the instruction pointer, call chain, registers or
+ *    stack of whatever runs there, PID 1 included.
+ *  - tracing: kprobes and uprobes read any process's registers and
+ *    memory through their arguments, and uprobes put breakpoints in its
+ *    text, through tracefs (which root can mount unattached with fsopen()
+ *    and fsmount(), where no mount hook looks) or perf: locked_down
+ *    refuses LOCKDOWN_TRACEFS and LOCKDOWN_KPROBES, asked by every tracefs
+ *    open and every kprobe made.
  *  - setpriority(), sched_setscheduler(), sched_setattr(),
  *    sched_setaffinity(), prlimit() that sets a limit: task_setnice,
  *    task_setscheduler, task_setrlimit.  ioprio_set() is not in this
@@ -37,18 +44,15 @@
  * should not be; PID 1 is the one of the initial PID namespace.
  * Root may still write the few /proc/1 files that only keep accounts
  * (oom_score_adj, which the OOM killer ignores for PID 1; clear_refs;
- * sched statistics).  Uprobes (perf, root) put breakpoints in PID 1's
- * text as in any process's, but their samples of its registers or stack
- * are refused as above.  A CPU-wide
- * perf event that only counts, or samples only kernel addresses, stays
+ * sched statistics), and anyone reads /proc/1/cmdline, PID 1's
+ * arguments, as for every process (ps).  A uprobe made through perf
+ * alone (no tracefs, no kprobe) for a whole CPU still puts a breakpoint
+ * in PID 1's text, as in every process mapping the file; it counts hits
+ * and cannot sample.  A CPU-wide perf event that only counts stays
  * allowed.
  */
 #define POLICY "protect_init"
 #include "krsi_policy.h"
-
-/* Samples that copy user memory or registers: the stack, the registers. */
-#define PERF_SAMPLE_USER_DATA	(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER | \
-				 PERF_SAMPLE_REGS_INTR)
 
 static bool is_init(struct task_struct *task)
 {
@@ -93,6 +97,12 @@ int BPF_PROG(init_ptrace, struct task_struct *child, unsigned int mode,
 	return 0;
 }
 
+static bool is_bpf_output(struct perf_event *event)
+{
+	return BPF_CORE_READ(event, attr.type) == PERF_TYPE_SOFTWARE &&
+	       BPF_CORE_READ(event, attr.config) == PERF_COUNT_SW_BPF_OUTPUT;
+}
+
 SEC("lsm/perf_event_alloc")
 int BPF_PROG(init_perf, struct perf_event *event, int ret)
 {
@@ -102,10 +112,31 @@ int BPF_PROG(init_perf, struct perf_event *event, int ret)
 		return ret;
 	if (target && is_init(target) && !from_init())
 		return deny("perf_event_alloc", "perf event on PID 1", EPERM);
-	if (!target &&
-	    (BPF_CORE_READ(event, attr.sample_type) & PERF_SAMPLE_USER_DATA))
-		return deny("perf_event_alloc",
-			    "CPU-wide sampling of user memory", EPERM);
+	/* Samples of a whole CPU carry whatever runs there, PID 1 included:
+	 * its instruction pointer, call chain, registers, stack, the raw
+	 * arguments of a tracepoint.  Counting stays open.
+	 */
+	if (!target && BPF_CORE_READ(event, attr.sample_period) &&
+	    !is_bpf_output(event))
+		return deny("perf_event_alloc", "CPU-wide sampling", EPERM);
+	return 0;
+}
+
+/*
+ * The kernel's tracing (tracefs, and kprobes however they are made)
+ * reads any process's registers and memory through probe arguments, and
+ * uprobes write breakpoints into its text: refused, PID 1 being one of
+ * them.  Other lockdown questions (the BPF helpers' among them) get the
+ * default answer.
+ */
+SEC("lsm/locked_down")
+int BPF_PROG(init_tracing, enum lockdown_reason what, int ret)
+{
+	if (ret)
+		return ret;
+	if (what == LOCKDOWN_TRACEFS || what == LOCKDOWN_KPROBES)
+		return deny("locked_down", "tracing, which reads any process",
+			    EPERM);
 	return 0;
 }
 

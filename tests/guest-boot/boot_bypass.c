@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
@@ -35,7 +36,10 @@
 
 /* From linux/mount.h, which clashes with musl's sys/mount.h. */
 #define FSPICK_CLOEXEC			0x1
+#define FSOPEN_CLOEXEC			0x1
+#define FSMOUNT_CLOEXEC			0x1
 #define FSCONFIG_SET_FLAG		0
+#define FSCONFIG_CMD_CREATE		6
 #define FSCONFIG_CMD_RECONFIGURE	7
 #define OPEN_TREE_CLONE			1
 #define MOVE_MOUNT_F_EMPTY_PATH		0x4
@@ -309,6 +313,31 @@ static int perf_open(pid_t pid, int cpu, __u64 sample_type)
 	attr.sample_regs_user = 1;	/* AX */
 	attr.exclude_kernel = 1;
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * tracefs mounted nowhere (fsopen() and fsmount(): no mount hook sees a
+ * mount that is never attached), then its kprobe_events opened, which
+ * would let root read PID 1's registers and stack through a probe.
+ */
+static int unattached_tracefs(void)
+{
+	int fs = syscall(SYS_fsopen, "tracefs", FSOPEN_CLOEXEC), mnt, fd;
+
+	if (fs < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ||
+	    (mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0)) < 0) {
+		close(fs);
+		return -ECHILD;
+	}
+	fd = openat(mnt, "kprobe_events", O_WRONLY | O_CLOEXEC);
+	close(mnt);
+	close(fs);
 	if (fd < 0)
 		return -errno;
 	close(fd);
@@ -596,6 +625,12 @@ int main(void)
 		  "protect_init: CPU-wide perf sampling of user stacks");
 	check_err(perf_open(-1, 0, PERF_SAMPLE_REGS_USER), -EPERM,
 		  "protect_init: CPU-wide perf sampling of user registers");
+	check_err(perf_open(-1, 0, PERF_SAMPLE_CALLCHAIN), -EPERM,
+		  "protect_init: CPU-wide perf sampling of call chains");
+	check_err(perf_open(-1, 0, PERF_SAMPLE_IP), -EPERM,
+		  "protect_init: CPU-wide perf sampling of instruction pointers");
+	check_err(unattached_tracefs(), -EPERM,
+		  "protect_init: kprobe_events of a tracefs mounted nowhere");
 	check_err(perf_open(1, -1, PERF_SAMPLE_STACK_USER), -EPERM,
 		  "protect_init: perf_event_open on PID 1");
 	check_err(try_open("/proc/1/mem"), -EACCES, "protect_init: /proc/1/mem");
@@ -662,6 +697,20 @@ int main(void)
 		  "krsi_lock: unlink a pin");
 	check_err(sys_err(rename("/sys/fs/bpf/krsi/wx", "/sys/fs/bpf/krsi/wx_old")), -EPERM,
 		  "krsi_lock: rename a policy's pins");
+	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/lost", BPF_F_RDONLY);
+	{
+		union bpf_attr attr;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.pathname = (unsigned long)"/sys/fs/bpf/krsi/extra_pin";
+		attr.bpf_fd = fd;
+		check_err(fd < 0 ? fd : sys_bpf(BPF_OBJ_PIN, &attr), -EPERM,
+			  "krsi_lock: BPF_OBJ_PIN of a new pin");
+	}
+	if (fd >= 0)
+		close(fd);
+	check_err(sys_err(klogctl(5 /* SYSLOG_ACTION_CLEAR */, NULL, 0)), -EPERM,
+		  "krsi_lock: clearing the kernel log (dmesg -c)");
 	check_err(sys_err(umount2("/sys/fs/bpf", MNT_DETACH)), -EPERM,
 		  "krsi_lock: unmount /sys/fs/bpf");
 	check_err(sys_err(mount("tmpfs", "/sys/fs", "tmpfs", 0, NULL)), -EPERM,
@@ -684,7 +733,9 @@ int main(void)
 	check_reported("wx denied EACCES: bprm_check_security READ_IMPLIES_EXEC");
 	check_reported("protect_init denied EPERM: file_send_sigiotask SIGIO to PID 1");
 	check_reported("no_tmp_exec denied EPERM: sb_remount the image's root filesystem");
-	check_reported("protect_init denied EPERM: perf_event_alloc CPU-wide sampling of user memory");
+	check_reported("protect_init denied EPERM: perf_event_alloc CPU-wide sampling");
+	check_reported("protect_init denied EPERM: locked_down tracing");
+	check_reported("krsi_lock denied EPERM: syslog");
 	check_reported("protect_init denied EPERM: perf_event_alloc perf event on PID 1");
 	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of PID 1");
 	check_reported("protect_init denied EPERM: task_setnice");

@@ -81,6 +81,9 @@ check_fails "lock: detach refused" krsi detach wx
 check_fails "lock: replace refused" krsi replace wx
 check_fails "lock: attaching anything refused" krsi attach protect_init
 check "lock: krsi lock again says so" sh -c 'krsi lock | grep -q "already locked"'
+echo "krsi: 209 hooks, audit only" >/dev/kmsg
+check "lock: a line written to /dev/kmsg does not change what status says" \
+	sh -c 'krsi status | grep -q "^KRSI: *enforcing"'
 check "lock: wx still attached" sh -c 'krsi list | grep -q "^mmap_file:.*wx_mmap (wx)"'
 check_fails "lock: the policy still denies" sh -c 'krsi-wx rwx | grep -q ok'
 
@@ -99,6 +102,8 @@ check "audit: the exec is reported as the file the kernel ran, with its argument
 	grep -q "audit_exec allowed exec /bin/busybox: /bin/true audit-marker-arg" /tmp/events
 check "audit: a symlink does not hide what ran" \
 	grep -q "audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" /tmp/events
+check "audit: the record names the caller, not the name it ran under" \
+	grep -q "uid 1000 sh: audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" /tmp/events
 check "audit: a script is reported with its interpreter" \
 	grep -q "audit_exec allowed exec /usr/share/krsi/hello.sh (interpreter /bin/busybox): /bin/sh /usr/share/krsi/hello.sh" /tmp/events
 check "audit: a relative path is reported in full" \

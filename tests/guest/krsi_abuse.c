@@ -272,9 +272,14 @@ static void test_every_hook(void)
  */
 static int load_ctx_writer(int btf_id, bool *said_why)
 {
+	/* r2 = 0x1000; *(u64 *)(r1 + 0) = r2; return 0.  (An immediate
+	 * store, BPF_ST, into the context was refused before patch 0010.)
+	 */
 	static const struct bpf_insn insns[] = {
-		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2,
 		  .imm = 0x1000 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_REG_2 },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
@@ -287,7 +292,7 @@ static int load_ctx_writer(int btf_id, bool *said_why)
 	attr.expected_attach_type = BPF_LSM_MAC;
 	attr.attach_btf_id = btf_id;
 	attr.insns = (unsigned long)insns;
-	attr.insn_cnt = 3;
+	attr.insn_cnt = 4;
 	attr.license = (unsigned long)"GPL";
 	attr.log_buf = (unsigned long)log;
 	attr.log_size = sizeof(log);

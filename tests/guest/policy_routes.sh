@@ -40,4 +40,9 @@ check "reported: protect_secret refused renaming its directories" \
 	reported "protect_secret denied EPERM: inode_rename"
 check "reported: protect_secret refused removing its directory" \
 	reported "protect_secret denied EPERM: inode_rmdir"
+# krsi status believes the hook files, not a directory in bpffs.
+mkdir -p /sys/fs/bpf/krsi/wx
+check "status: an empty pin directory is not an attached policy" \
+	sh -c 'krsi status | grep -q "^  wx  *pins only"'
+rmdir /sys/fs/bpf/krsi/wx
 check_exit

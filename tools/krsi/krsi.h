@@ -55,6 +55,13 @@ int policy_detach(const struct policy *p);
 /* Is @p attached (its pin directory exists)? */
 bool policy_attached(const struct policy *p);
 
+/*
+ * Do the hook files list every program of @p, which is what attached
+ * means to the kernel (a directory in bpffs proves nothing)?  1 yes, 0
+ * no, or the negative errno of a hook file that could not be read.
+ */
+int policy_enforced(const struct policy *p);
+
 /* A descriptor of the pinned map @map of policy @p, or a negative errno. */
 int policy_map_fd(const struct policy *p, const char *map);
 

@@ -189,6 +189,26 @@ static int locked(void)
 	return frozen;
 }
 
+/*
+ * Does a line of @log that the kernel itself wrote say @what?  Each line
+ * starts "<N>", N >> 3 its facility, which is 0 only for the kernel's own:
+ * /dev/kmsg gives what user space writes another facility.
+ */
+static bool kernel_says(const char *log, const char *what)
+{
+	const char *hit;
+
+	for (hit = strstr(log, what); hit; hit = strstr(hit + 1, what)) {
+		const char *line = hit;
+
+		while (line > log && line[-1] != '\n')
+			line--;
+		if (line[0] == '<' && strtol(line + 1, NULL, 10) >> 3 == 0)
+			return true;
+	}
+	return false;
+}
+
 static const char *enforce_mode(void)
 {
 	static char log[1 << 17];
@@ -197,10 +217,14 @@ static const char *enforce_mode(void)
 	if (n < 0)
 		return "unknown (kernel log not readable)";
 	log[n] = '\0';
-	if (strstr(log, " hooks, enforcing"))
-		return "enforcing";
-	if (strstr(log, " hooks, audit only"))
+	/*
+	 * Only the kernel's own line counts: "<6>" is facility 0, which
+	 * /dev/kmsg never gives a message written from user space.
+	 */
+	if (kernel_says(log, " hooks, audit only"))
 		return "audit only: programs run, nothing is denied";
+	if (kernel_says(log, " hooks, enforcing"))
+		return "enforcing";
 	return "unknown (not in the kernel log)";
 }
 
@@ -214,10 +238,18 @@ static int cmd_status(void)
 	printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
 	       lock == 0 ? "unlocked (krsi lock)" : "no lock (krsi_lock not attached)");
 	printf("policies:\n");
-	for (i = 0; i < nr_policies; i++)
-		printf("  %-16s %-9s %s\n", policies[i].name,
-		       policy_attached(&policies[i]) ? "attached" : "-",
-		       policies[i].about);
+	for (i = 0; i < nr_policies; i++) {
+		const struct policy *p = &policies[i];
+		int enforced = policy_enforced(p);
+		char state[32];
+
+		if (enforced < 0)
+			snprintf(state, sizeof(state), "? (%s)", errname(-enforced));
+		else
+			snprintf(state, sizeof(state), "%s", enforced ? "attached" :
+				 policy_attached(p) ? "pins only" : "-");
+		printf("  %-16s %-9s %s\n", p->name, state, p->about);
+	}
 	return 0;
 }
 

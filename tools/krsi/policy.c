@@ -6,6 +6,7 @@
  * lock) find them after this process has gone.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,6 +212,43 @@ bool policy_attached(const struct policy *p)
 
 	pin_path(path, p, NULL);
 	return stat(path, &st) == 0;
+}
+
+/* Does the hook file of @prog list it?  1, 0, or a negative errno. */
+static int prog_listed(const struct policy_prog *prog)
+{
+	char buf[4096], *line, *save;
+	int fd = krsi_hook_open(prog->hook, O_RDONLY);
+	ssize_t len;
+
+	if (fd < 0)
+		return fd;
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len < 0)
+		len = -errno;
+	close(fd);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strcmp(line, prog->name))
+			return 1;
+	return 0;
+}
+
+int policy_enforced(const struct policy *p)
+{
+	size_t i;
+	int listed = 0;
+
+	for (i = 0; i < p->nr_progs; i++) {
+		int err = prog_listed(&p->progs[i]);
+
+		if (err < 0)
+			return err;
+		listed += err;
+	}
+	return listed == (int)p->nr_progs;
 }
 
 int policy_map_fd(const struct policy *p, const char *map)
