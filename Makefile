@@ -321,8 +321,7 @@ GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
 # Benchmarks (make bench, tests/bench/): in the test initramfs, run by
 # tests/bench/run-bench.sh in boots of their own.
 BENCH_BINS := $(TEST_DIR)/bench/krsi_bench $(TEST_DIR)/bench/tiny
-BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh \
-	      tests/bench/bench_policies.sh
+BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh
 
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
@@ -355,7 +354,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
 	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
-	$(Q)printf 'boot_time.sh\nbench_policies.sh\n' >$(TEST_DIR)/LIST.boottime
+	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 

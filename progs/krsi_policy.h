@@ -128,9 +128,11 @@ static __always_inline bool is_image_file(struct file *file, __u32 root_dev)
 
 	if (!file)
 		return false;
-	sb = BPF_CORE_READ(file, f_inode, i_sb);
-	return BPF_CORE_READ(sb, s_dev) == root_dev &&
-	       (BPF_CORE_READ(sb, s_flags) & SB_RDONLY);
+	/* Direct loads through BTF pointers: cheaper than BPF_CORE_READ's
+	 * helper calls, and this runs on every exec and executable mmap.
+	 */
+	sb = file->f_inode->i_sb;
+	return sb->s_dev == root_dev && (sb->s_flags & SB_RDONLY);
 }
 
 #endif

@@ -54,7 +54,7 @@ static const unsigned char *name_of(struct file *file)
 SEC("lsm/bprm_check_security")
 int BPF_PROG(no_tmp_exec, struct linux_binprm *bprm, int ret)
 {
-	struct file *file = BPF_CORE_READ(bprm, file);
+	struct file *file = bprm->file;
 
 	if (ret)
 		return ret;
@@ -80,7 +80,7 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(no_tmp_mprotect, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot, int ret)
 {
-	struct file *file = BPF_CORE_READ(vma, vm_file);
+	struct file *file = vma->vm_file;
 
 	if (ret)
 		return ret;

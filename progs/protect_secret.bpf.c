@@ -51,12 +51,12 @@ const volatile __u64 reader_ino;
 
 #define SECRET "/etc/krsi/secret"
 
+/* Direct loads through BTF pointers: file_open runs on every open. */
 static bool is_secret(struct inode *inode)
 {
 	if (!inode)
 		return false;
-	return BPF_CORE_READ(inode, i_ino) == secret_ino &&
-	       BPF_CORE_READ(inode, i_sb, s_dev) == secret_dev;
+	return inode->i_ino == secret_ino && inode->i_sb->s_dev == secret_dev;
 }
 
 /* The secret or one of the directories its path goes through. */
@@ -88,9 +88,9 @@ int BPF_PROG(secret_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	if (!is_secret(BPF_CORE_READ(file, f_inode)))
+	if (!is_secret(file->f_inode))
 		return 0;
-	if (BPF_CORE_READ(file, f_mode) & FMODE_WRITE)
+	if (file->f_mode & FMODE_WRITE)
 		return deny("file_open", SECRET " for writing", EPERM);
 	if (!may_read())
 		return deny("file_open", SECRET, EACCES);
@@ -102,7 +102,7 @@ int BPF_PROG(secret_receive, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	if (is_secret(BPF_CORE_READ(file, f_inode)) && !may_read())
+	if (is_secret(file->f_inode) && !may_read())
 		return deny("file_receive", SECRET, EACCES);
 	return 0;
 }
@@ -146,7 +146,7 @@ int BPF_PROG(secret_link, struct dentry *old_dentry, struct inode *dir,
 {
 	if (ret)
 		return ret;
-	if (is_secret(BPF_CORE_READ(old_dentry, d_inode)))
+	if (is_secret(old_dentry->d_inode))
 		return deny("inode_link", SECRET, EPERM);
 	return 0;
 }
@@ -156,7 +156,7 @@ int BPF_PROG(secret_unlink, struct inode *dir, struct dentry *dentry, int ret)
 {
 	if (ret)
 		return ret;
-	if (is_secret(BPF_CORE_READ(dentry, d_inode)))
+	if (is_secret(dentry->d_inode))
 		return deny("inode_unlink", SECRET, EPERM);
 	return 0;
 }
@@ -167,7 +167,7 @@ int BPF_PROG(secret_setattr, struct dentry *dentry, struct iattr *attr,
 {
 	if (ret)
 		return ret;
-	if (is_secret(BPF_CORE_READ(dentry, d_inode)))
+	if (is_secret(dentry->d_inode))
 		return deny("inode_setattr", SECRET, EPERM);
 	return 0;
 }

@@ -82,7 +82,7 @@ int BPF_PROG(wx_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
 	     unsigned long prot, int ret)
 {
 	unsigned long vm_flags = BPF_CORE_READ(vma, vm_flags);
-	struct file *file = BPF_CORE_READ(vma, vm_file);
+	struct file *file = vma->vm_file;
 
 	if (ret)
 		return ret;
@@ -122,7 +122,8 @@ int BPF_PROG(wx_proc_mem, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	if ((BPF_CORE_READ(file, f_mode) & FMODE_WRITE) && is_proc_mem(file))
+	/* f_mode first, by a direct load: file_open runs on every open. */
+	if ((file->f_mode & FMODE_WRITE) && is_proc_mem(file))
 		return deny("file_open", "/proc/PID/mem for writing", EACCES);
 	return 0;
 }
