@@ -243,6 +243,8 @@ GUEST_BINS   := $(patsubst tests/guest/%.c,$(TEST_DIR)/guest/%,$(wildcard tests/
 AUDIT_SH     := $(wildcard tests/guest-audit/*.sh)
 AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
 		$(wildcard tests/guest-audit/*.c))
+DEBUG_BINS   := $(patsubst tests/guest-debug/%.c,$(TEST_DIR)/guest-debug/%,\
+		$(wildcard tests/guest-debug/*.c))
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
 BOOT_BINS    := $(patsubst tests/guest-boot/%.c,$(TEST_DIR)/guest-boot/%,\
 		$(wildcard tests/guest-boot/*.c))
@@ -276,7 +278,7 @@ GUEST_DEPS := $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) $(TEST_SKELS) \
 	      $(BUILD)/kernel.stamp
 
 # Every in-guest program, static musl: tests/DIR/NAME.c -> $(TEST_DIR)/DIR/NAME
-# for DIR guest, guest-audit, guest-boot and bench.
+# for DIR guest, guest-audit, guest-boot, guest-debug and bench.
 $(TEST_DIR)/%: tests/%.c $(GUEST_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -333,7 +335,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(BENCH_BINS) $(BENCH_SH)
+	     $(BOOT_BINS) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH)
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \
@@ -344,7 +346,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot LIST.bench LIST.baseline LIST.boottime \
+	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.bench LIST.baseline LIST.boottime \
 		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
 	  done; \
@@ -352,6 +354,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
+	$(Q)for f in $(DEBUG_BINS); do basename $$f; done >$(TEST_DIR)/LIST.nomem
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
 	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
 	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime

@@ -30,15 +30,14 @@
  *    writable descriptor.
  *  - unlinking or renaming a pin, or removing its directory (inode_unlink,
  *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
- *    pinning anything new (BPF_OBJ_PIN).  `krsi status` believes the hook
- *    files, not the pins, so an empty directory made in /sys/fs/bpf
- *    proves nothing.
- *  - clearing the kernel log (dmesg -c: syslog), which holds the kernel's
- *    own line saying whether KRSI enforces: refused.  `krsi status` reads
- *    only lines of the kernel's facility, which /dev/kmsg cannot forge.  So is
- *    every mount, move and unmount (sb_mount, move_mount, sb_umount),
- *    since a mount over /sys/fs/bpf or any directory above it would hide
- *    the pins: nothing attached is hidden from `krsi status`.
+ *    pinning anything new (BPF_OBJ_PIN).  So is every mount, move and
+ *    unmount (sb_mount, move_mount, sb_umount), since a mount over
+ *    /sys/fs/bpf or any directory above it would hide the pins.
+ *  - `krsi status` believes the hook files, not the pins, so an empty
+ *    directory made in /sys/fs/bpf proves nothing; and it reads whether
+ *    KRSI enforces from /sys/kernel/security/krsi/mode (patch 0013),
+ *    never from the kernel log, which root can clear and anyone can put
+ *    lines of their own into (a file name in a segfault report).
  *
  * Known limits: with no_module_load not attached, a kernel module could
  * undo everything.  mount_setattr() changes the flags of a mount with no
@@ -189,19 +188,4 @@ int BPF_PROG(lock_umount, struct vfsmount *mnt, int flags, int ret)
 	if (ret)
 		return ret;
 	return keep_mounts("sb_umount");
-}
-
-#define SYSLOG_ACTION_READ_CLEAR	4
-#define SYSLOG_ACTION_CLEAR		5
-
-/* `krsi status` reads the mode from the kernel's own line of its log. */
-SEC("lsm/syslog")
-int BPF_PROG(lock_syslog, int type, int ret)
-{
-	if (ret)
-		return ret;
-	if (locked() &&
-	    (type == SYSLOG_ACTION_READ_CLEAR || type == SYSLOG_ACTION_CLEAR))
-		return deny("syslog", "clearing the kernel log while locked", EPERM);
-	return 0;
 }

@@ -29,7 +29,10 @@
  *    text, through tracefs (which root can mount unattached with fsopen()
  *    and fsmount(), where no mount hook looks) or perf: locked_down
  *    refuses LOCKDOWN_TRACEFS and LOCKDOWN_KPROBES, asked by every tracefs
- *    open and every kprobe made.
+ *    open and every kprobe made, and perf_event_alloc refuses every
+ *    uprobe (placed mid-instruction, its breakpoint byte changes the code
+ *    it lands in: a counting uprobe for every process crashed /init in a
+ *    test).
  *  - setpriority(), sched_setscheduler(), sched_setattr(),
  *    sched_setaffinity(), prlimit() that sets a limit: task_setnice,
  *    task_setscheduler, task_setrlimit.  ioprio_set() is not in this
@@ -45,11 +48,10 @@
  * Root may still write the few /proc/1 files that only keep accounts
  * (oom_score_adj, which the OOM killer ignores for PID 1; clear_refs;
  * sched statistics), and anyone reads /proc/1/cmdline, PID 1's
- * arguments, as for every process (ps).  A uprobe made through perf
- * alone (no tracefs, no kprobe) for a whole CPU still puts a breakpoint
- * in PID 1's text, as in every process mapping the file; it counts hits
- * and cannot sample.  A CPU-wide perf event that only counts stays
- * allowed.
+ * arguments, as for every process (ps).  The kernel's own signals to a
+ * process group left orphaned (SIGHUP, SIGCONT) skip task_kill; /init
+ * ignores both (no handler), and every shell it starts runs in a session
+ * of its own.  A CPU-wide perf event that only counts stays allowed.
  */
 #define POLICY "protect_init"
 #include "krsi_policy.h"
@@ -103,6 +105,16 @@ static bool is_bpf_output(struct perf_event *event)
 	       BPF_CORE_READ(event, attr.config) == PERF_COUNT_SW_BPF_OUTPUT;
 }
 
+static bool is_uprobe(struct perf_event *event)
+{
+	char name[8] = "";
+
+	bpf_probe_read_kernel_str(name, sizeof(name),
+				  BPF_CORE_READ(event, pmu, name));
+	return name[0] == 'u' && name[1] == 'p' && name[2] == 'r' &&
+	       name[3] == 'o' && name[4] == 'b' && name[5] == 'e' && !name[6];
+}
+
 SEC("lsm/perf_event_alloc")
 int BPF_PROG(init_perf, struct perf_event *event, int ret)
 {
@@ -119,6 +131,15 @@ int BPF_PROG(init_perf, struct perf_event *event, int ret)
 	if (!target && BPF_CORE_READ(event, attr.sample_period) &&
 	    !is_bpf_output(event))
 		return deny("perf_event_alloc", "CPU-wide sampling", EPERM);
+	/* A uprobe writes a breakpoint byte into the text of the processes
+	 * it covers, at any offset it is given: in the middle of an
+	 * instruction it changes what they run.  For a whole CPU that
+	 * includes PID 1; on one process it can turn /usr/bin/krsi, which
+	 * holds the writable map descriptors, against the lock.  The
+	 * appliance needs none: refused whatever the target.
+	 */
+	if (is_uprobe(event))
+		return deny("perf_event_alloc", "uprobe", EPERM);
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  *
  * Enforces: /etc/krsi/secret is opened only by root or by a process
  * running /usr/bin/krsi-secret, and no other process ever holds a
- * descriptor of it.  Nobody, root included and after the lock, changes
+ * descriptor that can read it.  Nobody, root included and after the lock, changes
  * its content, renames, links, unlinks, truncates, chmods or chowns it,
  * or makes the path /etc/krsi/secret lead to another file.
  *
@@ -32,7 +32,9 @@
  *
  * Known limits: a reader that was allowed may pass the content on (that is
  * what krsi-secret does), and a root process that opened it may hand the
- * descriptor to a child it then makes another user.  The device and inode
+ * descriptor to a child it then makes another user.  Anyone may hold an
+ * O_PATH descriptor of it, which no LSM hook sees in 6.1 and which
+ * cannot read: reopening it through /proc/self/fd is file_open again.  The device and inode
  * numbers are taken when the policy is attached.  In the appliance / is
  * read-only (no_tmp_exec keeps it so), which refuses most of these with
  * EROFS before any hook runs; the hooks hold on a writable / as well.

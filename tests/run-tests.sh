@@ -113,6 +113,9 @@ boot debug "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST" \
 	--append panic_on_warn=1
 boot debug-policies "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST.boot" \
 	--append "panic_on_warn=1 krsi.tests=boot"
+# The debug kernel's fault injection (tests/guest-debug/).
+boot debug-nomem "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST.nomem" \
+	--append "panic_on_warn=1 krsi.tests=nomem"
 boot audit-only "$build/kernel-audit/arch/x86/boot/bzImage" "$dir/LIST.audit" \
 	--append "krsi.tests=audit krsi.policies=protect_init,no_such_policy"
 

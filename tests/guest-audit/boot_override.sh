@@ -13,5 +13,7 @@ check "override: the failed policy is reported loudly" \
 check "override: the boot went on (this test runs)" test -d /tests
 check "override: the banner says audit only on this kernel" \
 	grep -q "KRSI: *audit only" /run/krsi/banner
+check "override: /sys/kernel/security/krsi/mode says audit-only" \
+	sh -c 'test "$(cat /sys/kernel/security/krsi/mode)" = audit-only'
 
 check_exit

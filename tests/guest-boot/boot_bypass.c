@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
@@ -312,6 +311,36 @@ static int perf_open(pid_t pid, int cpu, __u64 sample_type)
 	attr.sample_stack_user = 4096;
 	attr.sample_regs_user = 1;	/* AX */
 	attr.exclude_kernel = 1;
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A uprobe on /bin/busybox, counting only, for @pid on @cpu: with pid -1
+ * its breakpoint goes into every process running busybox, PID 1 (/init)
+ * included.
+ */
+static int uprobe_on(pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+	char buf[16] = "";
+	int fd;
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
+
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return -ECHILD;
+	}
+	fclose(f);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = atoi(buf);
+	attr.config1 = (unsigned long)"/bin/busybox";	/* uprobe_path */
+	attr.config2 = 0x1000;				/* probe_offset */
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
 	if (fd < 0)
 		return -errno;
@@ -629,6 +658,10 @@ int main(void)
 		  "protect_init: CPU-wide perf sampling of call chains");
 	check_err(perf_open(-1, 0, PERF_SAMPLE_IP), -EPERM,
 		  "protect_init: CPU-wide perf sampling of instruction pointers");
+	check_err(uprobe_on(-1, 0), -EPERM,
+		  "protect_init: a counting uprobe in /bin/busybox for every process");
+	check_err(uprobe_on(getpid(), -1), -EPERM,
+		  "protect_init: a counting uprobe in one process");
 	check_err(unattached_tracefs(), -EPERM,
 		  "protect_init: kprobe_events of a tracefs mounted nowhere");
 	check_err(perf_open(1, -1, PERF_SAMPLE_STACK_USER), -EPERM,
@@ -709,8 +742,6 @@ int main(void)
 	}
 	if (fd >= 0)
 		close(fd);
-	check_err(sys_err(klogctl(5 /* SYSLOG_ACTION_CLEAR */, NULL, 0)), -EPERM,
-		  "krsi_lock: clearing the kernel log (dmesg -c)");
 	check_err(sys_err(umount2("/sys/fs/bpf", MNT_DETACH)), -EPERM,
 		  "krsi_lock: unmount /sys/fs/bpf");
 	check_err(sys_err(mount("tmpfs", "/sys/fs", "tmpfs", 0, NULL)), -EPERM,
@@ -735,7 +766,7 @@ int main(void)
 	check_reported("no_tmp_exec denied EPERM: sb_remount the image's root filesystem");
 	check_reported("protect_init denied EPERM: perf_event_alloc CPU-wide sampling");
 	check_reported("protect_init denied EPERM: locked_down tracing");
-	check_reported("krsi_lock denied EPERM: syslog");
+	check_reported("protect_init denied EPERM: perf_event_alloc uprobe");
 	check_reported("protect_init denied EPERM: perf_event_alloc perf event on PID 1");
 	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of PID 1");
 	check_reported("protect_init denied EPERM: task_setnice");

@@ -9,6 +9,10 @@ check "hooks: mainline bpf LSM active beside it" grep -qw bpf /sys/kernel/securi
 check "hooks: the LSM announces it enforces" \
 	sh -c 'dmesg | grep -q "krsi: [0-9]* hooks, enforcing"'
 check "hooks: $dir is a directory" test -d $dir
+check "hooks: /sys/kernel/security/krsi/mode says enforcing" \
+	sh -c 'test "$(cat /sys/kernel/security/krsi/mode)" = enforcing'
+check "hooks: and everyone may read it" \
+	sh -c 'test "$(stat -c %a /sys/kernel/security/krsi/mode)" = 444'
 
 # The files are exactly the hooks that an LSM program may attach to, as
 # worked out on the host from the kernel's sources and BTF.

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -189,43 +188,25 @@ static int locked(void)
 	return frozen;
 }
 
-/*
- * Does a line of @log that the kernel itself wrote say @what?  Each line
- * starts "<N>", N >> 3 its facility, which is 0 only for the kernel's own:
- * /dev/kmsg gives what user space writes another facility.
- */
-static bool kernel_says(const char *log, const char *what)
-{
-	const char *hit;
+#define KRSI_MODE_FILE "/sys/kernel/security/krsi/mode"
 
-	for (hit = strstr(log, what); hit; hit = strstr(hit + 1, what)) {
-		const char *line = hit;
-
-		while (line > log && line[-1] != '\n')
-			line--;
-		if (line[0] == '<' && strtol(line + 1, NULL, 10) >> 3 == 0)
-			return true;
-	}
-	return false;
-}
-
+/* What the kernel says of itself in KRSI_MODE_FILE, never the kernel log. */
 static const char *enforce_mode(void)
 {
-	static char log[1 << 17];
-	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	static char line[64];
+	FILE *f = fopen(KRSI_MODE_FILE, "re");
 
-	if (n < 0)
-		return "unknown (kernel log not readable)";
-	log[n] = '\0';
-	/*
-	 * Only the kernel's own line counts: "<6>" is facility 0, which
-	 * /dev/kmsg never gives a message written from user space.
-	 */
-	if (kernel_says(log, " hooks, audit only"))
-		return "audit only: programs run, nothing is denied";
-	if (kernel_says(log, " hooks, enforcing"))
-		return "enforcing";
-	return "unknown (not in the kernel log)";
+	if (!f || !fgets(line, sizeof(line), f)) {
+		snprintf(line, sizeof(line), "unknown (%s: %s)", KRSI_MODE_FILE,
+			 errname(f ? EIO : errno));
+	} else {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strcmp(line, "audit-only"))
+			snprintf(line, sizeof(line), "audit only: programs run, nothing is denied");
+	}
+	if (f)
+		fclose(f);
+	return line;
 }
 
 static int cmd_status(void)
