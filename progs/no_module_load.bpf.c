@@ -22,10 +22,10 @@
  *  - kexec_load(), firmware, /dev/mem, /proc/kcore, iopl: not in this
  *    kernel (kernel/krsi.config).
  *
- * Known limits: whatever was loaded before the policy stays.  Root can
- * still have the kernel patch its own text for instrumentation (kprobes
- * through perf_event_open()): breakpoints and jumps the kernel chooses,
- * not code of the caller's.
+ * Known limits: whatever was loaded before the policy stays.  Kprobes,
+ * with which the kernel patches its own text (breakpoints and jumps of
+ * its choosing, not code of the caller's), are not refused here but by
+ * protect_init (locked_down), since they read any process's memory.
  */
 #define POLICY "no_module_load"
 #include "krsi_policy.h"
