@@ -12,6 +12,9 @@ results=""
 timeout=0
 accel=tcg
 icount=
+# Kernel messages of warning level and above reach the console; the rest
+# stay in dmesg, out of the prompt and the demo (--verbose: all of them).
+loglevel=5
 
 usage() {
 	cat <<USAGE
@@ -27,6 +30,8 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
   --icount          count instructions instead of running in real time:
                     one guest nanosecond is one instruction, so timings in
                     the guest are exact and repeatable (for benchmarks)
+  --verbose         show every kernel message on the console, not only
+                    warnings and worse (dmesg has them all either way)
   --append ARGS     extra kernel command line arguments
   --mode MODE       what /init does: shell (default), demo, test
   --kernel FILE     kernel to boot (default image/bzImage)
@@ -45,6 +50,7 @@ die() { echo "run-qemu.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kvm) accel=kvm ;;
+	--verbose) loglevel=8 ;;
 	--demo) mode=demo ;;
 	--icount) icount=1 ;;
 	--append) [ $# -ge 2 ] || die "--append needs an argument"; append="$append $2"; shift ;;
@@ -63,7 +69,7 @@ done
 [ -r "$initrd" ] || die "$initrd not found: run 'make' first"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
 
-cmdline="console=ttyS0 panic=-1 oops=panic"
+cmdline="console=ttyS0 loglevel=$loglevel panic=-1 oops=panic"
 [ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
 cmdline="$cmdline$append"
 
