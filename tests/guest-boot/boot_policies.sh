@@ -74,6 +74,19 @@ check_fails "no_module_load: insmod denied" insmod /etc/krsi/boot.conf
 # Nothing of KRSI is open to an unprivileged user.
 check_fails "privilege: demo cannot read the pins" as_demo ls /sys/fs/bpf/krsi
 check_fails "privilege: demo cannot read events" as_demo krsi events -t 1
+# ... and every krsi command says what it could not read, never "nothing".
+check "honest: demo's krsi events names the pins it cannot read" \
+	sh -c "su demo -c 'krsi events -t 1' 2>&1 | grep -q '/sys/fs/bpf/krsi/.*EACCES'"
+check_fails "honest: demo's krsi list exits non-zero" as_demo krsi list
+check "honest: demo's krsi list names the hook file it cannot read" \
+	sh -c "su demo -c 'krsi list' 2>&1 | grep -q 'security/bpf/.*(needs root): EACCES'"
+check_fails "honest: demo's krsi list never says nothing is attached" \
+	sh -c "su demo -c 'krsi list' 2>&1 | grep -q 'no program attached'"
+check_fails "honest: demo's krsi status exits non-zero" as_demo krsi status
+check "honest: demo's krsi status shows what it cannot know" \
+	sh -c "su demo -c 'krsi status' 2>&1 | grep -q '^  wx  *? (EACCES)'"
+check "honest: demo's krsi status still reads the mode" \
+	sh -c "su demo -c 'krsi status' 2>&1 | grep -q '^KRSI: *enforcing'"
 check_fails "privilege: demo cannot read a hook file" as_demo cat /sys/kernel/security/bpf/file_open
 
 # krsi_lock

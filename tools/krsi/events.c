@@ -209,7 +209,15 @@ static int open_sources(void)
 	for (i = 0; i < nr_policies && !err; i++) {
 		const struct policy *p = &policies[i];
 
-		if (!policy_attached(p))
+		int pinned = policy_pin_state(p);
+
+		if (pinned < 0) {
+			/* Never "nothing to report" where it could not look. */
+			error(pinned, "events: %s/%s%s", KRSI_PIN_DIR, p->name,
+			      pinned == -EACCES ? " (needs root)" : "");
+			return pinned;
+		}
+		if (!pinned)
 			continue;
 		for (j = 0; j < p->nr_maps && !err; j++) {
 			struct bpf_map_info info;

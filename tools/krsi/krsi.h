@@ -56,6 +56,13 @@ int policy_detach(const struct policy *p);
 bool policy_attached(const struct policy *p);
 
 /*
+ * The same, telling apart what could not be looked at: 1 pinned, 0 not,
+ * or the negative errno of a pin directory that could not be looked at
+ * (-EACCES for anyone but root).
+ */
+int policy_pin_state(const struct policy *p);
+
+/*
  * Do the hook files list every program of @p, which is what attached
  * means to the kernel (a directory in bpffs proves nothing)?  1 yes, 0
  * no, or the negative errno of a hook file that could not be read.

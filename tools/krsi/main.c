@@ -76,7 +76,7 @@ static const struct policy *owner(const char *hook, const char *prog)
 static int cmd_list(void)
 {
 	struct dirent **hooks;
-	int n, i, shown = 0;
+	int n, i, shown = 0, unreadable = 0;
 
 	n = scandir(KRSI_HOOK_DIR, &hooks, NULL, alphasort);
 	if (n < 0) {
@@ -89,6 +89,10 @@ static int cmd_list(void)
 		ssize_t len = -1;
 		int fd = hook[0] == '.' ? -1 : krsi_hook_open(hook, O_RDONLY);
 
+		/* A file it could not read is never reported as empty. */
+		if (fd < 0 && hook[0] != '.' && !unreadable++)
+			error(fd, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
+			      fd == -EACCES ? " (needs root)" : "");
 		if (fd >= 0) {
 			len = read(fd, buf, sizeof(buf) - 1);
 			close(fd);
@@ -109,6 +113,11 @@ static int cmd_list(void)
 		free(hooks[i]);
 	}
 	free(hooks);
+	if (unreadable) {
+		fprintf(stderr, "krsi: list: %d of %d hook files could not be read: "
+			"what they run is not shown\n", unreadable, n - 2);
+		return 1;
+	}
 	if (!shown)
 		printf("no program attached\n");
 	return 0;
@@ -176,10 +185,10 @@ static const struct policy *lock_policy(void)
 static int locked(void)
 {
 	const struct policy *p = lock_policy();
-	int fd, frozen;
+	int fd, frozen, pinned = p ? policy_pin_state(p) : 0;
 
-	if (!p || !policy_attached(p))
-		return -ENOENT;
+	if (pinned <= 0)
+		return pinned < 0 ? pinned : -ENOENT;
 	fd = policy_map_fd(p, "lock");
 	if (fd < 0)
 		return fd;
@@ -211,27 +220,37 @@ static const char *enforce_mode(void)
 
 static int cmd_status(void)
 {
-	int lock = locked();
+	int lock = locked(), status = 0;
 	size_t i;
 
 	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
 	       enforce_mode());
-	printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
-	       lock == 0 ? "unlocked (krsi lock)" : "no lock (krsi_lock not attached)");
+	if (lock < 0 && lock != -ENOENT) {
+		printf("lock:     unknown (%s: %s%s)\n", KRSI_PIN_DIR, errname(-lock),
+		       lock == -EACCES ? ", needs root" : "");
+		status = 1;
+	} else
+		printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
+		       lock == 0 ? "unlocked (krsi lock)" :
+		       "no lock (krsi_lock not attached)");
 	printf("policies:\n");
 	for (i = 0; i < nr_policies; i++) {
 		const struct policy *p = &policies[i];
 		int enforced = policy_enforced(p);
 		char state[32];
 
-		if (enforced < 0)
+		if (enforced < 0) {
 			snprintf(state, sizeof(state), "? (%s)", errname(-enforced));
-		else
+			status = 1;
+		} else {
 			snprintf(state, sizeof(state), "%s", enforced ? "attached" :
 				 policy_attached(p) ? "pins only" : "-");
+		}
 		printf("  %-16s %-9s %s\n", p->name, state, p->about);
 	}
-	return 0;
+	if (status)
+		fprintf(stderr, "krsi: status: some of it could not be read (needs root)\n");
+	return status;
 }
 
 static int cmd_lock(void)

@@ -205,13 +205,20 @@ static int pinned(const struct policy *p, const char *obj)
 	return sys_bpf(BPF_OBJ_GET, &attr);
 }
 
-bool policy_attached(const struct policy *p)
+int policy_pin_state(const struct policy *p)
 {
 	char path[PATH_MAX];
 	struct stat st;
 
 	pin_path(path, p, NULL);
-	return stat(path, &st) == 0;
+	if (!stat(path, &st))
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+bool policy_attached(const struct policy *p)
+{
+	return policy_pin_state(p) == 1;
 }
 
 /* Does the hook file of @prog list it?  1, 0, or a negative errno. */
