@@ -100,17 +100,8 @@ static inline int try_open(const char *path)
  */
 static inline const char *hook_list(const char *hook, char *buf, size_t size)
 {
-	ssize_t n = -1;
-	int fd;
-
-	fd = krsi_hook_open(hook, O_RDONLY);
-	if (fd >= 0) {
-		n = read(fd, buf, size - 1);
-		close(fd);
-	}
-	if (n < 0)
-		n = snprintf(buf, size, "?");
-	buf[n] = '\0';
+	if (krsi_hook_read(hook, buf, size) < 0)
+		snprintf(buf, size, "?");
 	return buf;
 }
 

@@ -9,7 +9,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,19 +85,14 @@ static int cmd_list(void)
 	for (i = 0; i < n; i++) {
 		const char *hook = hooks[i]->d_name;
 		char buf[4096], *line, *save;
-		ssize_t len = -1;
-		int fd = hook[0] == '.' ? -1 : krsi_hook_open(hook, O_RDONLY);
+		ssize_t len = hook[0] == '.' ? 0 :
+			      krsi_hook_read(hook, buf, sizeof(buf));
 
 		/* A file it could not read is never reported as empty. */
-		if (fd < 0 && hook[0] != '.' && !unreadable++)
-			error(fd, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
-			      fd == -EACCES ? " (needs root)" : "");
-		if (fd >= 0) {
-			len = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-		}
+		if (len < 0 && !unreadable++)
+			error((int)len, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
+			      len == -EACCES ? " (needs root)" : "");
 		if (len > 0) {
-			buf[len] = '\0';
 			printf("%s:", hook);
 			for (line = strtok_r(buf, "\n", &save); line;
 			     line = strtok_r(NULL, "\n", &save)) {

@@ -6,7 +6,6 @@
  * lock) find them after this process has gone.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -225,19 +224,12 @@ bool policy_attached(const struct policy *p)
 static int prog_listed(const struct policy_prog *prog)
 {
 	char buf[4096], *line, *save;
-	int fd = krsi_hook_open(prog->hook, O_RDONLY);
-	ssize_t len;
+	ssize_t len = krsi_hook_read(prog->hook, buf, sizeof(buf));
 
-	if (fd < 0)
-		return fd;
-	len = read(fd, buf, sizeof(buf) - 1);
-	if (len < 0)
-		len = -errno;
-	close(fd);
 	if (len < 0)
 		return len;
-	buf[len] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
 		if (!strcmp(line, prog->name))
 			return 1;
 	return 0;

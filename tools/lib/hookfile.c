@@ -26,6 +26,21 @@ int krsi_hook_open(const char *hook, int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+ssize_t krsi_hook_read(const char *hook, char *buf, size_t size)
+{
+	int fd = krsi_hook_open(hook, O_RDONLY);
+	ssize_t len;
+
+	if (fd < 0)
+		return fd;
+	len = read(fd, buf, size - 1);
+	if (len < 0)
+		len = -errno;
+	close(fd);
+	buf[len < 0 ? 0 : len] = '\0';
+	return len;
+}
+
 static int bpf_prog_cmd(int cmd, int hook_fd, int prog_fd, unsigned int flags)
 {
 	union bpf_attr attr;

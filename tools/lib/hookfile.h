@@ -12,10 +12,18 @@
  * hook's file opened read-write.  Every function returns 0 (or a file
  * descriptor) on success and a negative errno on failure.
  */
+#include <sys/types.h>
+
 #define KRSI_HOOK_DIR "/sys/kernel/security/bpf"
 
 /* Open the file of @hook ("file_open") with open(2) @flags. */
 int krsi_hook_open(const char *hook, int flags);
+
+/*
+ * Read the file of @hook, the names of its programs one per line, into
+ * @buf, NUL-terminated: its length, or a negative errno.
+ */
+ssize_t krsi_hook_read(const char *hook, char *buf, size_t size);
 
 /* Attach or detach @prog_fd on the hook file @hook_fd. */
 int krsi_attach_fd(int hook_fd, int prog_fd, unsigned int flags);
