@@ -32,9 +32,9 @@
  * fits in the record are cut; a file run from a detached copy of a
  * directory (open_tree(OPEN_TREE_CLONE), root only; mounts are refused
  * after the lock but this is not a mount) is named by its path from that
- * copy's root, which may be a path that does not exist; a path is relative to the caller's root
- * (chroot is refused by protect_secret); execs that policies deny are
- * reported by those policies, not here.
+ * copy's root, which may be a path that does not exist; a path is
+ * relative to the caller's root (chroot is refused by protect_secret);
+ * execs that policies deny are reported by those policies, not here.
  */
 #define POLICY "audit_exec"
 #include "krsi_policy.h"

@@ -42,8 +42,9 @@
  * Known limits: with no_module_load not attached, a kernel module could
  * undo everything.  mount_setattr() changes the flags of a mount with no
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
- * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that held a writable descriptor of a map
- * before the lock keeps it: /init locks before it starts anything else.
+ * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
+ * held a writable descriptor of a map before the lock keeps it: /init
+ * locks before it starts anything else.
  * Root may run `krsi events`, which consumes what it reads: the events
  * are then on its terminal, not lost.
  */

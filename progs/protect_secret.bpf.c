@@ -4,9 +4,9 @@
  *
  * Enforces: /etc/krsi/secret is opened only by root or by a process
  * running /usr/bin/krsi-secret, and no other process ever holds a
- * descriptor that can read it.  Nobody, root included and after the lock, changes
- * its content, renames, links, unlinks, truncates, chmods or chowns it,
- * or makes the path /etc/krsi/secret lead to another file.
+ * descriptor that can read it.  Nobody, root included and after the
+ * lock, changes its content, renames, links, unlinks, truncates, chmods
+ * or chowns it, or makes the path /etc/krsi/secret lead to another file.
  *
  * Routes to the secret, from the 6.1 sources, and what closes each:
  *  - open() by any name (hard link, symlink, /proc/PID/fd/N, bind mount):
@@ -34,10 +34,11 @@
  * what krsi-secret does), and a root process that opened it may hand the
  * descriptor to a child it then makes another user.  Anyone may hold an
  * O_PATH descriptor of it, which no LSM hook sees in 6.1 and which
- * cannot read: reopening it through /proc/self/fd is file_open again.  The device and inode
- * numbers are taken when the policy is attached.  In the appliance / is
- * read-only (no_tmp_exec keeps it so), which refuses most of these with
- * EROFS before any hook runs; the hooks hold on a writable / as well.
+ * cannot read: reopening it through /proc/self/fd is file_open again.
+ * The device and inode numbers are taken when the policy is attached.
+ * In the appliance / is read-only (no_tmp_exec keeps it so), which
+ * refuses most of these with EROFS before any hook runs; the hooks hold
+ * on a writable / as well.
  */
 #define POLICY "protect_secret"
 #include "krsi_policy.h"
@@ -73,7 +74,7 @@ static bool on_secret_path(struct dentry *dentry)
 	ino = BPF_CORE_READ(inode, i_ino);
 	if (ino == secret_ino)
 		return true;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < sizeof(dir_ino) / sizeof(dir_ino[0]); i++)
 		if (ino == dir_ino[i])
 			return true;
 	return false;
