@@ -42,6 +42,8 @@ done
 echo "--- kernel series"
 tests/check-patches.sh "$build/linux" kernel/patches >"$dir/patches.out" 2>&1
 count "$dir/patches.out"
+tests/check-pack.sh "$build/linux" >"$dir/pack.out" 2>&1
+count "$dir/pack.out"
 
 echo "--- the image"
 tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Run on the kernel built without CONFIG_SECURITY_BPF_ENFORCE: programs
- * still run and report, but nothing they return denies an operation.
+ * still run and report, but nothing they return denies an operation, and
+ * a program that calls a helper that acts on the system (a signal, exec
+ * options, a tail call into programs chosen later) is not attached at all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <sys/klog.h>
 #include <unistd.h>
 
+#include "acting_progs.h"
 #include "guest.h"
 #include "krsi_test.lskel.h"
 
@@ -24,6 +27,27 @@ static bool in_klog(const char *text)
 		return false;
 	log[n] = '\0';
 	return strstr(log, text) != NULL;
+}
+
+static void test_acting(void)
+{
+	struct acting_prog progs[4];
+	int i;
+
+	if (!check(load_acting_progs(progs), "read the kernel's BTF"))
+		return;
+	for (i = 0; i < 4; i++) {
+		int err = progs[i].fd < 0 ? progs[i].fd :
+			  krsi_attach(progs[i].hook, progs[i].fd, 0);
+
+		check(err == -EOPNOTSUPP,
+		      "a program calling %s is not attached to %s: %s (want EOPNOTSUPP)",
+		      progs[i].name, progs[i].hook, err ? errname(-err) : "attached");
+		if (!err)
+			krsi_detach(progs[i].hook, progs[i].fd);
+		if (progs[i].fd >= 0)
+			close(progs[i].fd);
+	}
 }
 
 int main(void)
@@ -53,6 +77,7 @@ int main(void)
 		  "detach deny");
 	check_err(krsi_detach("file_open", skel->progs.positive.prog_fd), 0,
 		  "detach positive");
+	test_acting();
 
 	krsi_test__destroy(skel);
 	unlink(TARGET);

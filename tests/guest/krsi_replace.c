@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf_raw.h"
+#include "btf_lookup.h"
 #include "guest.h"
 #include "krsi_test.lskel.h"
 
@@ -149,6 +151,40 @@ static void test_concurrent(void)
 	close(hook_fd);
 }
 
+/*
+ * A name that is empty up to "__" matches nothing: "__v2" must not take
+ * the place of an unnamed program, and is added beside it.
+ */
+static void test_empty_names(void)
+{
+	struct btf_file btf;
+	int id, unnamed, v2, err;
+
+	if (!check(btf_open(&btf) == 0, "read the kernel's BTF"))
+		return;
+	id = btf_find_func(&btf, "bpf_lsm_file_open");
+	btf_close(&btf);
+	unnamed = load_allow(id, "");
+	v2 = load_allow(id, "__v2");
+	if (check(unnamed >= 0 && v2 >= 0, "load an unnamed program and \"__v2\"")) {
+		check_err(krsi_attach("file_open", unnamed, 0), 0,
+			  "attach the unnamed program");
+		err = krsi_attach("file_open", v2, BPF_F_ALLOW_OVERRIDE);
+		check_err(err, 0, "attach \"__v2\" with BPF_F_ALLOW_OVERRIDE");
+		check(!strcmp(list(), "-\n__v2\n"),
+		      "both are listed, the unnamed one not replaced: '%s'",
+		      oneline(list()));
+		check_err(krsi_detach("file_open", unnamed), 0,
+			  "the unnamed program is still there to detach");
+		if (!err)
+			krsi_detach("file_open", v2);
+	}
+	if (unnamed >= 0)
+		close(unnamed);
+	if (v2 >= 0)
+		close(v2);
+}
+
 int main(void)
 {
 	unsigned long ino = make_target(TARGET);
@@ -163,6 +199,7 @@ int main(void)
 
 	test_replace();
 	test_concurrent();
+	test_empty_names();
 
 	krsi_test__destroy(skel);
 	unlink(TARGET);

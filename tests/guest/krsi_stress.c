@@ -7,6 +7,9 @@
  * replaced, so every call must be denied, with the deny program's errno:
  * a call that succeeds, or fails otherwise, saw a set of programs that was
  * never attached.  At the end each hook lists exactly what is attached.
+ * The three hooks are sleepable: half the programs cycled sleep, and the
+ * deny program on file_open is swapped between one that sleeps (srep__v2)
+ * and one that does not.
  */
 #include <errno.h>
 #include <linux/bpf.h>

@@ -16,11 +16,14 @@
 
 /*
  * Load @insn_cnt instructions as an LSM program for the hook whose
- * bpf_lsm_<hook> has BTF id @btf_id, named @name: a descriptor, or a
+ * bpf_lsm_<hook> has BTF id @btf_id, named @name, with the verifier's log
+ * in @log (of @log_size bytes) unless it is NULL: a descriptor, or a
  * negative errno.
  */
-static inline int load_lsm_insns(int btf_id, const char *name,
-				 const struct bpf_insn *insns, unsigned int insn_cnt)
+static inline int load_lsm_insns_log(int btf_id, const char *name,
+				     const struct bpf_insn *insns,
+				     unsigned int insn_cnt, char *log,
+				     unsigned int log_size)
 {
 	union bpf_attr attr;
 
@@ -31,8 +34,20 @@ static inline int load_lsm_insns(int btf_id, const char *name,
 	attr.insns = (unsigned long)insns;
 	attr.insn_cnt = insn_cnt;
 	attr.license = (unsigned long)"GPL";
+	if (log) {
+		log[0] = '\0';
+		attr.log_buf = (unsigned long)log;
+		attr.log_size = log_size;
+		attr.log_level = 1;
+	}
 	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+static inline int load_lsm_insns(int btf_id, const char *name,
+				 const struct bpf_insn *insns, unsigned int insn_cnt)
+{
+	return load_lsm_insns_log(btf_id, name, insns, insn_cnt, NULL, 0);
 }
 
 /* "return 0": a program that allows everything. */

@@ -4,14 +4,19 @@
  * linked statically with glibc and the libbpf.a of the patched tree:
  * open a .bpf.o with libbpf, attach through the hook file, see the hook
  * file list the program and the policy take effect, replace it by name,
- * destroy the links; and the API's errors.
+ * destroy the links; and the API's errors.  Then the kernel's own
+ * selftest object: its programs load, and its sleepable test_void_hook
+ * runs through a hook file.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "check.h"
@@ -52,6 +57,93 @@ static int try_open(void)
 static struct bpf_program *prog(struct bpf_object *obj, const char *name)
 {
 	return bpf_object__find_program_by_name(obj, name);
+}
+
+/* The offset of the global variable @name in @obj's .bss, or -1. */
+static int bss_offset(struct bpf_object *obj, const char *name)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *var;
+	const struct btf_type *sec;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, ".bss", BTF_KIND_DATASEC) : -1;
+	if (id < 0)
+		return -1;
+	sec = btf__type_by_id(btf, id);
+	var = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, var++) {
+		const struct btf_type *t = btf__type_by_id(btf, var->type);
+
+		if (!strcmp(btf__name_by_offset(btf, t->name_off), name))
+			return var->offset;
+	}
+	return -1;
+}
+
+/*
+ * Read the int at @off of @obj's .bss, and write @set there unless it is
+ * NULL: the .bss is an array map of one element.
+ */
+static int bss_int(struct bpf_object *obj, int off, const int *set)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, ".bss");
+	char value[4096];
+	int key = 0, v = -1;
+
+	if (!map || bpf_map__value_size(map) > sizeof(value) ||
+	    bpf_map__lookup_elem(map, &key, sizeof(key), value,
+				 bpf_map__value_size(map), 0))
+		return -1;
+	memcpy(&v, value + off, sizeof(v));
+	if (set) {
+		memcpy(value + off, set, sizeof(*set));
+		if (bpf_map__update_elem(map, &key, sizeof(key), value,
+					 bpf_map__value_size(map), 0))
+			return -1;
+	}
+	return v;
+}
+
+/*
+ * The selftest's sleepable test_void_hook (lsm.s/bprm_committed_creds)
+ * through its hook file: it counts the execs of monitored_pid.
+ */
+static void test_selftest_void_hook(struct bpf_object *obj)
+{
+	int monitored = bss_offset(obj, "monitored_pid");
+	int count = bss_offset(obj, "bprm_count");
+	struct bpf_link *link;
+	int go[2], status = -1, runs;
+	pid_t pid = -1;
+	char c = 0;
+
+	if (!check(monitored >= 0 && count >= 0,
+		   "find monitored_pid and bprm_count in .bss"))
+		return;
+	link = bpf_program__attach_krsi(prog(obj, "test_void_hook"), NULL);
+	if (!check(link != NULL, "attach the selftest's sleepable test_void_hook "
+		   "to bprm_committed_creds (%s)", link ? "ok" : errname(errno)))
+		return;
+	if (pipe(go) == 0) {
+		pid = fork();
+		if (pid == 0) {
+			close(go[1]);
+			if (read(go[0], &c, 1) == 1)
+				execl("/bin/true", "true", (char *)NULL);
+			_exit(127);
+		}
+		close(go[0]);
+		bss_int(obj, monitored, &pid);
+		if (write(go[1], &c, 1) != 1)
+			kill(pid, SIGKILL);
+		close(go[1]);
+		waitpid(pid, &status, 0);
+	}
+	runs = bss_int(obj, count, NULL);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && runs == 1,
+	      "test_void_hook ran on the child's exec: bprm_count %d", runs);
+	check(bpf_link__destroy(link) == 0, "and its link detaches it");
 }
 
 /* attach_krsi() must fail with @err and set errno to it. */
@@ -131,6 +223,8 @@ int main(void)
 	check(!err, "libbpf loads the LSM programs of the kernel's selftest %s (%s)",
 	      SELFTEST_OBJ,
 	      err ? errname(-err) : "ok");
+	if (!err)
+		test_selftest_void_hook(obj);
 	bpf_object__close(obj);
 
 	unlink(TARGET);

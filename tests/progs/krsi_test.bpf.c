@@ -155,7 +155,10 @@ int BPF_PROG(event, struct file *file)
 	return 0;
 }
 
-/* A positive return value is not an errno: it must deny as -EPERM. */
+/*
+ * A positive return value is not an errno: the verifier makes the program
+ * return -EPERM instead.
+ */
 SEC("lsm/file_open")
 int BPF_PROG(positive, struct file *file)
 {
@@ -190,7 +193,7 @@ int BPF_PROG(mprotect_prog, struct vm_area_struct *vma, unsigned long reqprot,
 	return 0;
 }
 
-/* Sleepable: KRSI runs programs under RCU and must refuse it. */
+/* Sleepable: KRSI runs it on the hooks where bpf_lsm allows sleeping. */
 SEC("lsm.s/file_open")
 int BPF_PROG(sleepable, struct file *file)
 {
@@ -226,7 +229,8 @@ int BPF_PROG(srep__v1, struct file *file)
 	return -EPERM;
 }
 
-SEC("lsm/file_open")
+/* Sleepable: the stress test swaps it with srep__v1 while opens run. */
+SEC("lsm.s/file_open")
 int BPF_PROG(srep__v2, struct file *file)
 {
 	if (!is_stress(file, stress_ino))
@@ -250,18 +254,19 @@ int BPF_PROG(stress_exec, struct linux_binprm *bprm)
 	       -EACCES : 0;
 }
 
-#define NOISE(name, hook)			\
-SEC("lsm/" #hook)				\
+/* The "a" programs sleep (all three hooks are sleepable), the "b" do not. */
+#define NOISE(name, sec)			\
+SEC(sec)					\
 int BPF_PROG(name)				\
 {						\
 	return 0;				\
 }
-NOISE(noise_open_a, file_open)
-NOISE(noise_open_b, file_open)
-NOISE(noise_mmap_a, mmap_file)
-NOISE(noise_mmap_b, mmap_file)
-NOISE(noise_exec_a, bprm_check_security)
-NOISE(noise_exec_b, bprm_check_security)
+NOISE(noise_open_a, "lsm.s/file_open")
+NOISE(noise_open_b, "lsm/file_open")
+NOISE(noise_mmap_a, "lsm.s/mmap_file")
+NOISE(noise_mmap_b, "lsm/mmap_file")
+NOISE(noise_exec_a, "lsm.s/bprm_check_security")
+NOISE(noise_exec_b, "lsm/bprm_check_security")
 
 /* The hook with the most arguments that a test can call at will. */
 __u64 prctl_option, prctl_arg2, prctl_arg3, prctl_arg4, prctl_arg5;
