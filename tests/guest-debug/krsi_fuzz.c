@@ -6,8 +6,9 @@
  * replace (BPF_F_ALLOW_OVERRIDE, NAME__vN names), detach, close, and
  * closing and getting back program descriptors, with valid and invalid
  * descriptors (closed, O_PATH, read-only hook files, regular files, pipes,
- * maps, programs), programs (for the hook, for another hook, sleepable,
- * BPF_LSM_CGROUP, socket filters), attach types and flags; one attach or
+ * maps, programs), programs (for the hook, for another hook, sleepable
+ * ones on file_open, a sleepable hook, BPF_LSM_CGROUP, socket filters),
+ * attach types and flags; one attach or
  * detach in ten with its allocation made to fail (failslab, fail-nth).
  *
  * Each worker keeps a model of what it attached where.  Every result must
@@ -72,8 +73,8 @@ static const char *const suffixes[] = {
 	"a", "a__v1", "a__v2", "a___v3", "a_", "ab", "ab__v1", "b__", "",
 };
 #define REG		((int)(sizeof(suffixes) / sizeof(suffixes[0])))
-#define PER_HOOK	(REG + CROWD)
-#define POOL_MAX	(NR_SHARED * REG + PER_HOOK)
+#define PER_HOOK	(REG + 1 + CROWD)
+#define POOL_MAX	(NR_SHARED * REG + 1 + PER_HOOK)
 
 /* Hooks that are always used; the others are picked at random. */
 static const char *const fixed_hooks[] = { "file_open", "task_kill", "socket_create" };
@@ -98,7 +99,7 @@ static const char *const op_names[NR_OPS] = {
 /* What a descriptor given as target_fd is. */
 enum { T_WRITABLE, T_RDONLY, T_BADF, T_NOTHOOK };
 /* What a descriptor given as attach_bpf_fd is. */
-enum { P_POOL, P_SLEEPABLE, P_CGROUP, P_NOTLSM, P_BADF };
+enum { P_POOL, P_CGROUP, P_NOTLSM, P_BADF };
 
 struct fdsel {
 	int fd;
@@ -118,6 +119,7 @@ struct hook {
 struct prog {
 	char name[NAME_LEN];
 	int hook;
+	bool sleepable;	/* lsm.s/: only for SLEEP_HOOK */
 	int fd;		/* -1 while closed */
 	__u32 id;
 };
@@ -160,7 +162,7 @@ static struct {
 	 */
 	int list[NR_HOOKS][MAX_PROGS], len[NR_HOOKS];
 	struct slot slots[NR_SLOTS];
-	int file, path, pipe[2], map, sock, cgroup, sleepable, dir, mode;
+	int file, path, pipe[2], map, sock, cgroup, dir, mode;
 	int fail_nth;	/* /proc/thread-self/fail-nth, or -1 */
 	long reports;
 	struct report rep;
@@ -358,7 +360,10 @@ static int pool_load(struct prog *p)
 {
 	struct bpf_prog_info info;
 
-	p->fd = load_allow(hooks[p->hook].btf_id, p->name);
+	p->fd = p->sleepable ?
+		load_other(BPF_PROG_TYPE_LSM, BPF_LSM_MAC, hooks[p->hook].btf_id,
+			   BPF_F_SLEEPABLE, p->name) :
+		load_allow(hooks[p->hook].btf_id, p->name);
 	p->id = 0;
 	if (p->fd < 0)
 		return p->fd;
@@ -368,12 +373,13 @@ static int pool_load(struct prog *p)
 	return 0;
 }
 
-static int pool_add(int h, const char *name)
+static int pool_add(int h, const char *name, bool sleepable)
 {
 	struct prog *p = &W.pool[W.npool];
 
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	p->hook = h;
+	p->sleepable = sleepable;
 	W.by_hook[h][W.nby[h]++] = W.npool++;
 	return pool_load(p);
 }
@@ -397,11 +403,16 @@ static int worker_setup(void)
 			if (suffixes[i][0])
 				snprintf(name, sizeof(name), "fz%d_%d%s", W.w, h,
 					 suffixes[i]);
-			err = pool_add(h, name);
+			err = pool_add(h, name, false);
+		}
+		/* A sleepable program runs on file_open like the others. */
+		if (h == SLEEP_HOOK && !err) {
+			snprintf(name, sizeof(name), "fz%d_sleep", W.w);
+			err = pool_add(h, name, true);
 		}
 		for (i = 0; i < CROWD && h >= NR_SHARED && !err; i++) {
 			snprintf(name, sizeof(name), "fz%d_c%d", W.w, i);
-			err = pool_add(h, name);
+			err = pool_add(h, name, false);
 		}
 	}
 	if (err)
@@ -426,13 +437,9 @@ static int worker_setup(void)
 	snprintf(name, sizeof(name), "fz%d_cg", W.w);
 	W.cgroup = load_other(BPF_PROG_TYPE_LSM, BPF_LSM_CGROUP,
 			      hooks[SLEEP_HOOK].btf_id, 0, name);
-	snprintf(name, sizeof(name), "fz%d_sleep", W.w);
-	W.sleepable = load_other(BPF_PROG_TYPE_LSM, BPF_LSM_MAC,
-				 hooks[SLEEP_HOOK].btf_id, BPF_F_SLEEPABLE, name);
 	if (!W.w)
-		printf("# BPF_LSM_CGROUP program: %s; sleepable program: %s\n",
-		       W.cgroup >= 0 ? "loaded" : errname(-W.cgroup),
-		       W.sleepable >= 0 ? "loaded" : errname(-W.sleepable));
+		printf("# BPF_LSM_CGROUP program: %s\n",
+		       W.cgroup >= 0 ? "loaded" : errname(-W.cgroup));
 	fflush(stdout);		/* a worker ends with _exit() */
 	if (pipe2(W.pipe, O_CLOEXEC))
 		W.pipe[0] = W.pipe[1] = -1;
@@ -452,7 +459,7 @@ fail:
 static void worker_cleanup(void)
 {
 	int fds[] = { W.file, W.path, W.pipe[0], W.pipe[1], W.map, W.sock,
-		      W.cgroup, W.sleepable, W.dir, W.mode, W.fail_nth };
+		      W.cgroup, W.dir, W.mode, W.fail_nth };
 	size_t i;
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
@@ -591,12 +598,6 @@ static void pick_prog(struct fdsel *p, int h, enum purpose why)
 		}
 		/* fall through */
 	case 2:
-		if (W.sleepable >= 0) {
-			set_fd(p, W.sleepable, P_SLEEPABLE, "a sleepable program");
-			p->hook = SLEEP_HOOK;
-			break;
-		}
-		/* fall through */
 	case 3:
 		set_fd(p, W.map, P_NOTLSM, "a map");
 		break;
@@ -676,12 +677,11 @@ static unsigned int attach_defects(const struct fdsel *t, const struct fdsel *p,
 	if (flags & ~BPF_F_ALLOW_OVERRIDE)
 		mask |= M(RS_EINVAL);
 	switch (p->cls) {
-	case P_SLEEPABLE: mask |= M(RS_EOPNOTSUPP); break;
 	case P_CGROUP: case P_NOTLSM: mask |= M(RS_EINVAL); break;
 	case P_BADF: mask |= M(RS_EBADF); break;
 	}
 	if (t->hook >= 0 && p->hook >= 0 && p->hook != t->hook &&
-	    (p->cls == P_POOL || p->cls == P_SLEEPABLE))
+	    p->cls == P_POOL)
 		mask |= M(RS_EXDEV);
 	return mask;
 }
@@ -1078,7 +1078,7 @@ static void worker(int w, uint64_t seed, int out)
 	W.w = w;
 	W.rng = seed * 0x9e3779b97f4a7c15ULL + w + 1;
 	W.file = W.path = W.pipe[0] = W.pipe[1] = W.map = W.sock = -1;
-	W.cgroup = W.sleepable = W.dir = W.mode = W.fail_nth = -1;
+	W.cgroup = W.dir = W.mode = W.fail_nth = -1;
 	for (s = 0; s < NR_SLOTS; s++)
 		W.slots[s].fd = -1;
 	if (worker_setup()) {
