@@ -27,6 +27,66 @@ static void check_line(const struct krsi_event *ev, const char *want,
 	check(!strcmp(line, want), "%s: '%s' (want '%s')", what, line, want);
 }
 
+static void check_json(const struct krsi_event *ev, const char *want,
+		       const char *what)
+{
+	char line[1024];
+
+	event_format_json(ev, line, sizeof(line));
+	check(!strcmp(line, want), "json: %s: '%s' (want '%s')", what, line, want);
+}
+
+/* `krsi events --json`: the fields of the header, escaping, truncation. */
+static void test_json(void)
+{
+	struct krsi_event ev;
+	char small[64];
+
+	ev = base(KRSI_EVENT_DENY);
+	strcpy(ev.policy, "no_tmp_exec");
+	strcpy(ev.hook, "bprm_check_security");
+	ev.verdict = -13;
+	strcpy(ev.data, "/tmp/x");
+	ev.data_len = 7;
+	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
+		   "\"comm\":\"sh\",\"policy\":\"no_tmp_exec\",\"event\":\"deny\","
+		   "\"verdict\":\"EACCES\",\"hook\":\"bprm_check_security\","
+		   "\"what\":\"/tmp/x\"}", "a denial");
+
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	memcpy(ev.data, "/tmp/x.sh\0/bin/busybox\0sh\0a\"b\\\0", 31);
+	ev.data_len = 31;
+	ev.argc = 2;
+	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
+		   "\"comm\":\"sh\",\"policy\":\"audit_exec\",\"event\":\"exec\","
+		   "\"file\":\"/tmp/x.sh\",\"interpreter\":\"/bin/busybox\","
+		   "\"args\":[\"sh\",\"a\\\"b\\\\\"]}",
+		   "an exec: quotes and backslashes escaped");
+
+	ev = base(KRSI_EVENT_EXEC);
+	strcpy(ev.policy, "audit_exec");
+	memcpy(ev.data, "/bin/ls\0\0ls\0", 11);
+	ev.data_len = 11;
+	ev.argc = 1;
+	ev.comm[0] = '\n';
+	ev.comm[1] = (char)0xff;
+	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
+		   "\"comm\":\"\\u000a\\u00ff\",\"policy\":\"audit_exec\",\"event\":\"exec\","
+		   "\"file\":\"/bin/ls\",\"interpreter\":null,\"args\":[\"ls\"]}",
+		   "no interpreter is null, control and high bytes as \\u00XX");
+
+	ev = base(77);
+	strcpy(ev.policy, "p");
+	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
+		   "\"comm\":\"sh\",\"policy\":\"p\",\"event\":\"unknown\",\"kind\":77}",
+		   "an unknown kind");
+
+	ev = base(KRSI_EVENT_DENY);
+	check(event_format_json(&ev, small, sizeof(small)) == 0,
+	      "json: an object that does not fit is not written half");
+}
+
 int main(void)
 {
 	struct krsi_event ev;
@@ -102,5 +162,6 @@ int main(void)
 	n = event_format(&ev, small, sizeof(small));
 	check(n == strlen(small) && n == sizeof(small) - 1,
 	      "a small buffer is filled and terminated (%zu)", n);
+	test_json();
 	return check_exit();
 }

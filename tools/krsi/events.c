@@ -8,6 +8,12 @@
  * and perf_buffer do it, by mapping them; light skeletons come without
  * those readers, so they are written here.  Each policy counts the reports
  * that found its ring buffer full in its map "lost", shown as they grow.
+ *
+ * The buffers are merged into one stream in time order: a record waits
+ * REORDER_NS after its time stamp for older ones from other buffers (a
+ * program stamps a record before it submits it, so records reach their
+ * buffers slightly out of order), then is printed as a line or, with
+ * --json, as one JSON object (tools/lib/event_format.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +33,8 @@
 
 #define MAX_SOURCES	64
 #define PERF_PAGES	8	/* data pages per CPU, a power of two */
+#define MAX_PENDING	1024
+#define REORDER_NS	100000000ULL	/* 100 ms */
 
 struct source {
 	bool perf;
@@ -57,8 +65,18 @@ static int nr_lost;
  */
 static int perf_maps[MAX_SOURCES];
 static int nr_perf_maps;
-static long printed;
+static long printed, wanted = -1;
+static bool json;
 static size_t page_size;
+
+/* Records drained but not printed yet, with their order of arrival. */
+struct pending {
+	struct krsi_event ev;
+	unsigned long seq;
+};
+static struct pending pending[MAX_PENDING];
+static int nr_pending;
+static unsigned long arrivals;
 
 static int map_info(int fd, struct bpf_map_info *info)
 {
@@ -72,17 +90,63 @@ static int map_info(int fd, struct bpf_map_info *info)
 	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
 }
 
-static void print_event(const void *rec, size_t size)
+static void print_event(const struct krsi_event *ev)
 {
-	struct krsi_event ev;
-	char line[1024];
+	char line[2048];
 
-	memset(&ev, 0, sizeof(ev));
-	memcpy(&ev, rec, size < sizeof(ev) ? size : sizeof(ev));
-	event_format(&ev, line, sizeof(line));
+	if (json)
+		event_format_json(ev, line, sizeof(line));
+	else
+		event_format(ev, line, sizeof(line));
 	printf("%s\n", line);
 	fflush(stdout);
 	printed++;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->ev.time_ns != y->ev.time_ns)
+		return x->ev.time_ns < y->ev.time_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static unsigned long long boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Print, oldest first, the pending records older than REORDER_NS, or all
+ * of them with @all, as long as fewer than the wanted number are printed.
+ */
+static void flush(bool all)
+{
+	unsigned long long cutoff = all ? ~0ULL : boot_ns() - REORDER_NS;
+	int i = 0;
+
+	qsort(pending, nr_pending, sizeof(pending[0]), by_time);
+	while (i < nr_pending && pending[i].ev.time_ns <= cutoff &&
+	       (wanted < 0 || printed < wanted))
+		print_event(&pending[i++].ev);
+	memmove(pending, pending + i, (nr_pending - i) * sizeof(pending[0]));
+	nr_pending -= i;
+}
+
+static void queue_event(const void *rec, size_t size)
+{
+	struct pending *p;
+
+	if (nr_pending == MAX_PENDING)
+		flush(true);
+	p = &pending[nr_pending++];
+	memset(&p->ev, 0, sizeof(p->ev));
+	memcpy(&p->ev, rec, size < sizeof(p->ev) ? size : sizeof(p->ev));
+	p->seq = arrivals++;
 }
 
 static int add_ringbuf(int map_fd, const struct bpf_map_info *info)
@@ -149,7 +213,7 @@ static void drain_ringbuf(struct source *s)
 		if (len & RINGBUF_BUSY)
 			break;
 		if (!(len & RINGBUF_DISCARD))
-			print_event(rec + RINGBUF_HDR, len & ~RINGBUF_DISCARD);
+			queue_event(rec + RINGBUF_HDR, len & ~RINGBUF_DISCARD);
 		cons += ((len & ~RINGBUF_DISCARD) + RINGBUF_HDR + 7) & ~7UL;
 		__atomic_store_n(s->consumer, cons, __ATOMIC_RELEASE);
 	}
@@ -158,7 +222,7 @@ static void drain_ringbuf(struct source *s)
 static void print_sample(const void *raw, size_t size, void *ctx)
 {
 	(void)ctx;
-	print_event(raw, size);
+	queue_event(raw, size);
 }
 
 static void drain_perf(struct source *s)
@@ -168,7 +232,8 @@ static void drain_perf(struct source *s)
 	perfbuf_drain(s->pb.meta, s->pb.data, s->pb.data_size, print_sample,
 		      NULL, &lost);
 	if (lost)
-		printf("(events lost)\n");
+		printf(json ? "{\"lost\":null,\"source\":\"perf event array\"}\n" :
+		       "(events lost from a perf event array)\n");
 }
 
 static int read_lost(const struct lost_counter *l, __u64 *value)
@@ -193,7 +258,8 @@ static void report_lost(void)
 
 		if (read_lost(&lost_counters[i], &now) || now == lost_counters[i].seen)
 			continue;
-		printf("(%llu events lost by %s: its buffer was full)\n",
+		printf(json ? "{\"lost\":%llu,\"policy\":\"%s\"}\n" :
+		       "(%llu events lost by %s: its buffer was full)\n",
 		       (unsigned long long)(now - lost_counters[i].seen),
 		       lost_counters[i].policy);
 		fflush(stdout);
@@ -256,13 +322,15 @@ static long now_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int events_run(long count, int timeout_ms)
+int events_run(long count, int timeout_ms, bool as_json)
 {
 	long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1;
 	struct epoll_event ev = { .events = EPOLLIN };
 	int ep, i, err;
 
 	page_size = sysconf(_SC_PAGESIZE);
+	wanted = count;
+	json = as_json;
 	err = open_sources();
 	if (err)
 		return err;
@@ -285,8 +353,11 @@ int events_run(long count, int timeout_ms)
 	report_lost();
 	while (count < 0 || printed < count) {
 		struct epoll_event ready[MAX_SOURCES];
-		int wait = deadline < 0 ? 1000 : (int)(deadline - now_ms());
+		/* Come back for the pending records once they are due. */
+		int wait = nr_pending ? REORDER_NS / 1000000 : 1000;
 
+		if (deadline >= 0 && deadline - now_ms() < wait)
+			wait = (int)(deadline - now_ms());
 		if (deadline >= 0 && wait <= 0)
 			break;
 		if (epoll_wait(ep, ready, MAX_SOURCES, wait) < 0 && errno != EINTR) {
@@ -301,7 +372,9 @@ int events_run(long count, int timeout_ms)
 				drain_ringbuf(&sources[i]);
 		}
 		report_lost();
+		flush(false);
 	}
+	flush(true);
 out:
 	for (i = 0; i < nr_sources; i++) {
 		if (sources[i].perf) {

@@ -72,8 +72,11 @@ int policy_enforced(const struct policy *p);
 /* A descriptor of the pinned map @map of policy @p, or a negative errno. */
 int policy_map_fd(const struct policy *p, const char *map);
 
-/* `krsi events`: print events until @count events or @timeout_ms (if >= 0). */
-int events_run(long count, int timeout_ms);
+/*
+ * `krsi events`: print events in time order until @count events (if >= 0)
+ * or @timeout_ms (if >= 0), as lines or, with @json, JSON objects.
+ */
+int events_run(long count, int timeout_ms, bool json);
 
 /* Print an error: "krsi: WHAT: ERRNO". */
 void error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

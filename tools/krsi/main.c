@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "errname.h"
 #include "hookfile.h"
+#include "json.h"
 #include "krsi.h"
 #include "sysbpf.h"
 
@@ -30,17 +32,18 @@ static const char usage[] =
 "/sys/kernel/security/bpf/.\n"
 "\n"
 "commands:\n"
-"  list              every hook with programs attached, and its programs\n"
+"  list [--json]     every hook with programs attached, and its programs\n"
 "                    in run order, with the policy each belongs to\n"
 "  attach POLICY...  load each policy and attach all its programs\n"
 "  detach POLICY...  detach each policy's programs\n"
 "  replace POLICY    load POLICY again and swap it for the attached one,\n"
 "                    program by program, with no gap (BPF_F_ALLOW_OVERRIDE)\n"
-"  events [-n N] [-t SECONDS]\n"
-"                    print what the policies report, one line per event\n"
-"                    (time, pid, uid, comm, policy, verdict, what), until\n"
-"                    N events or SECONDS have passed, or forever\n"
-"  status            enforcing or audit only, locked or not, and which\n"
+"  events [-n N] [-t SECONDS] [--json]\n"
+"                    print what the policies report, merged in time order,\n"
+"                    one line per event (time, pid, uid, comm, policy,\n"
+"                    verdict, what) or one JSON object, until N events or\n"
+"                    SECONDS have passed, or forever\n"
+"  status [--json]   enforcing or audit only, locked or not, and which\n"
 "                    policies are attached\n"
 "  lock              from now until reboot, refuse every change to BPF\n"
 "                    programs, root included (needs krsi_lock attached)\n"
@@ -72,7 +75,46 @@ static const struct policy *owner(const char *hook, const char *prog)
 	return NULL;
 }
 
-static int cmd_list(void)
+/* The programs of one hook file's listing, as text or JSON. */
+static void print_hook(const char *hook, char *listing, bool json, bool first)
+{
+	char *line, *save;
+	bool first_prog = true;
+
+	if (json) {
+		printf("%s{\"hook\":", first ? "" : ",");
+		json_str(stdout, hook);
+		printf(",\"programs\":[");
+	} else {
+		printf("%s:", hook);
+	}
+	for (line = strtok_r(listing, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const struct policy *p = owner(hook, line);
+
+		if (json) {
+			printf("%s{\"name\":", first_prog ? "" : ",");
+			json_str(stdout, line);
+			printf(",\"policy\":");
+			if (p)
+				json_str(stdout, p->name);
+			else
+				printf("null");
+			printf("}");
+		} else {
+			printf(" %s%s%s%s", line, p ? " (" : "", p ? p->name : "",
+			       p ? ")" : "");
+		}
+		first_prog = false;
+	}
+	printf(json ? "]}" : "\n");
+}
+
+/*
+ * Every hook with programs.  A file it could not read is never reported
+ * as empty: it is named, with the errno, and the exit status is 1.
+ */
+static int cmd_list(bool json)
 {
 	struct dirent **hooks;
 	int n, i, shown = 0, unreadable = 0;
@@ -82,37 +124,30 @@ static int cmd_list(void)
 		error(-errno, "list: %s", KRSI_HOOK_DIR);
 		return 1;
 	}
+	if (json)
+		printf("{\"hooks\":[");
 	for (i = 0; i < n; i++) {
 		const char *hook = hooks[i]->d_name;
-		char buf[4096], *line, *save;
+		char buf[4096];
 		ssize_t len = hook[0] == '.' ? 0 :
 			      krsi_hook_read(hook, buf, sizeof(buf));
 
-		/* A file it could not read is never reported as empty. */
 		if (len < 0 && !unreadable++)
 			error((int)len, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
 			      len == -EACCES ? " (needs root)" : "");
-		if (len > 0) {
-			printf("%s:", hook);
-			for (line = strtok_r(buf, "\n", &save); line;
-			     line = strtok_r(NULL, "\n", &save)) {
-				const struct policy *p = owner(hook, line);
-
-				printf(" %s%s%s%s", line, p ? " (" : "",
-				       p ? p->name : "", p ? ")" : "");
-			}
-			printf("\n");
-			shown++;
-		}
+		if (len > 0)
+			print_hook(hook, buf, json, !shown++);
 		free(hooks[i]);
 	}
 	free(hooks);
+	if (json)
+		printf("],\"unreadable\":%d}\n", unreadable);
 	if (unreadable) {
 		fprintf(stderr, "krsi: list: %d of %d hook files could not be read: "
 			"what they run is not shown\n", unreadable, n - 2);
 		return 1;
 	}
-	if (!shown)
+	if (!shown && !json)
 		printf("no program attached\n");
 	return 0;
 }
@@ -193,8 +228,11 @@ static int locked(void)
 
 #define KRSI_MODE_FILE "/sys/kernel/security/krsi/mode"
 
-/* What the kernel says of itself in KRSI_MODE_FILE, never the kernel log. */
-static const char *enforce_mode(void)
+/*
+ * What the kernel says of itself in KRSI_MODE_FILE, never the kernel log:
+ * as it says it ("enforcing", "audit-only") with @raw, else for people.
+ */
+static const char *enforce_mode(bool raw)
 {
 	static char line[64];
 	FILE *f = fopen(KRSI_MODE_FILE, "re");
@@ -204,7 +242,7 @@ static const char *enforce_mode(void)
 			 errname(f ? EIO : errno));
 	} else {
 		line[strcspn(line, "\n")] = '\0';
-		if (!strcmp(line, "audit-only"))
+		if (!raw && !strcmp(line, "audit-only"))
 			snprintf(line, sizeof(line), "audit only: programs run, nothing is denied");
 	}
 	if (f)
@@ -212,36 +250,88 @@ static const char *enforce_mode(void)
 	return line;
 }
 
-static int cmd_status(void)
+/*
+ * The state of one policy: "attached" (the hook files list all its
+ * programs), "pins only" (in bpffs, not in the hooks), "-", or NULL with
+ * *@err set when the hook files could not be read.
+ */
+static const char *policy_state(const struct policy *p, int *err)
 {
-	int lock = locked(), status = 0;
+	int enforced = policy_enforced(p);
+
+	*err = enforced < 0 ? enforced : 0;
+	if (enforced < 0)
+		return NULL;
+	return enforced ? "attached" : policy_attached(p) ? "pins only" : "-";
+}
+
+static void print_status_json(int lock)
+{
+	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
+			   enforce_mode(true);
 	size_t i;
 
+	printf("{\"krsi\":");
+	json_str(stdout, mode);
+	printf(",\"lock\":\"%s\"", lock > 0 ? "locked" : lock == 0 ? "unlocked" :
+	       lock == -ENOENT ? "absent" : "unknown");
+	if (lock < 0 && lock != -ENOENT)
+		printf(",\"lock_error\":\"%s\"", errname(-lock));
+	printf(",\"policies\":[");
+	for (i = 0; i < nr_policies; i++) {
+		int err;
+		const char *state = policy_state(&policies[i], &err);
+
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(stdout, policies[i].name);
+		printf(",\"state\":");
+		if (state)
+			json_str(stdout, state);
+		else
+			printf("null,\"error\":\"%s\"", errname(-err));
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static int cmd_status(bool json)
+{
+	int lock = locked(), status = lock < 0 && lock != -ENOENT;
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++) {
+		int err;
+
+		policy_state(&policies[i], &err);
+		status |= err != 0;
+	}
+	if (json) {
+		print_status_json(lock);
+		goto out;
+	}
 	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
-	       enforce_mode());
-	if (lock < 0 && lock != -ENOENT) {
+	       enforce_mode(false));
+	if (lock < 0 && lock != -ENOENT)
 		printf("lock:     unknown (%s: %s%s)\n", KRSI_PIN_DIR, errname(-lock),
 		       lock == -EACCES ? ", needs root" : "");
-		status = 1;
-	} else
+	else
 		printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
 		       lock == 0 ? "unlocked (krsi lock)" :
 		       "no lock (krsi_lock not attached)");
 	printf("policies:\n");
 	for (i = 0; i < nr_policies; i++) {
 		const struct policy *p = &policies[i];
-		int enforced = policy_enforced(p);
-		char state[32];
+		int err;
+		const char *state = policy_state(p, &err);
+		char unknown[32];
 
-		if (enforced < 0) {
-			snprintf(state, sizeof(state), "? (%s)", errname(-enforced));
-			status = 1;
-		} else {
-			snprintf(state, sizeof(state), "%s", enforced ? "attached" :
-				 policy_attached(p) ? "pins only" : "-");
+		if (!state) {
+			snprintf(unknown, sizeof(unknown), "? (%s)", errname(-err));
+			state = unknown;
 		}
 		printf("  %-16s %-9s %s\n", p->name, state, p->about);
 	}
+out:
 	if (status)
 		fprintf(stderr, "krsi: status: some of it could not be read (needs root)\n");
 	return status;
@@ -253,8 +343,12 @@ static int cmd_lock(void)
 	union bpf_attr attr;
 	int fd, err;
 
-	if (!p || !policy_attached(p)) {
-		error(-ENOENT, "lock: krsi_lock is not attached");
+	int pinned = p ? policy_pin_state(p) : -ENOENT;
+
+	if (pinned <= 0) {
+		/* Not "not attached" where it could not look. */
+		error(pinned ? pinned : -ENOENT, "lock: %s/krsi_lock%s", KRSI_PIN_DIR,
+		      pinned == -EACCES ? " (needs root)" : ": krsi_lock is not attached");
 		return 1;
 	}
 	if (locked() > 0) {
@@ -282,26 +376,58 @@ static int cmd_lock(void)
 	return 0;
 }
 
+/* A number of events or seconds for `krsi events`: positive, or -1. */
+static double positive(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0)) {
+		fprintf(stderr, "krsi: events: %s wants a positive number, not '%s'\n",
+			opt, arg);
+		return -1;
+	}
+	return v;
+}
+
 static int cmd_events(int argc, char **argv)
 {
-	long count = -1;
-	int timeout_ms = -1, opt, err;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double count = -1, seconds = -1;
+	bool json = false;
+	int opt, err;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "n:t:")) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:t:", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			count = strtol(optarg, NULL, 10);
+			count = positive("-n", optarg);
+			if (count < 0 || count != (long)count)
+				return EXIT_USAGE;
 			break;
 		case 't':
-			timeout_ms = (int)(strtod(optarg, NULL) * 1000);
+			seconds = positive("-t", optarg);
+			if (seconds < 0 || seconds > 86400 * 24)
+				return EXIT_USAGE;
+			break;
+		case 'j':
+			json = true;
 			break;
 		default:
 			fputs(usage, stderr);
 			return EXIT_USAGE;
 		}
 	}
-	err = events_run(count, timeout_ms);
+	if (optind < argc) {
+		fprintf(stderr, "krsi: events: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	err = events_run((long)count, seconds < 0 ? -1 : (int)(seconds * 1000), json);
 	return err ? 1 : 0;
 }
 
@@ -315,8 +441,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "policies"))
 		return cmd_policies();
-	if (!strcmp(cmd, "list"))
-		return cmd_list();
+	if (!strcmp(cmd, "list") || !strcmp(cmd, "status")) {
+		bool json = argc == 3 && !strcmp(argv[2], "--json");
+
+		if (argc > 3 || (argc == 3 && !json)) {
+			fprintf(stderr, "krsi: %s takes only --json\n", cmd);
+			return EXIT_USAGE;
+		}
+		return cmd[0] == 'l' ? cmd_list(json) : cmd_status(json);
+	}
 	if (!strcmp(cmd, "attach"))
 		return for_each_policy(argc - 2, argv + 2, attach);
 	if (!strcmp(cmd, "detach"))
@@ -330,8 +463,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "events"))
 		return cmd_events(argc - 1, argv + 1);
-	if (!strcmp(cmd, "status"))
-		return cmd_status();
 	if (!strcmp(cmd, "lock"))
 		return cmd_lock();
 	fprintf(stderr, "krsi: unknown command '%s'\n\n%s", cmd, usage);

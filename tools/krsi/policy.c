@@ -327,13 +327,16 @@ out:
 
 int policy_detach(const struct policy *p)
 {
+	int err = 0, fd, e, state = policy_pin_state(p);
 	char path[PATH_MAX];
-	int err = 0, fd, e;
 	size_t i;
 
-	if (!policy_attached(p)) {
-		error(-ENOENT, "detach %s: not attached", p->name);
-		return -ENOENT;
+	if (state <= 0) {
+		/* Not "not attached" where it could not look. */
+		err = state ? state : -ENOENT;
+		error(err, "detach %s: %s", p->name, state == -EACCES ?
+		      KRSI_PIN_DIR " (needs root)" : "not attached");
+		return err;
 	}
 	for (i = 0; i < p->nr_progs; i++) {
 		const struct policy_prog *prog = &p->progs[i];

@@ -40,12 +40,35 @@ static void put_str(struct out *o, const char *s, size_t len)
 	o->buf[o->len] = '\0';
 }
 
+/* The bytes of data the record says it used, no more than it has. */
+static size_t used_data(const struct krsi_event *ev)
+{
+	return ev->data_len < sizeof(ev->data) ? ev->data_len : sizeof(ev->data);
+}
+
+/*
+ * An exec record's data: the file, NUL, its interpreter or nothing, NUL,
+ * then the argument strings, which stop at argc (the environment follows
+ * them on the stack).  exec_part() gives the part that starts at *@at and
+ * its length, and moves *@at past it; NULL once the data is used up.
+ */
+static const char *exec_part(const struct krsi_event *ev, size_t data_len,
+			     size_t *at, size_t *len)
+{
+	const char *part = ev->data + *at;
+
+	if (*at >= data_len)
+		return NULL;
+	*len = strnlen(part, data_len - *at);
+	*at += *len + 1;
+	return part;
+}
+
 size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
-	size_t data_len = ev->data_len < sizeof(ev->data) ? ev->data_len :
-			  sizeof(ev->data);
-	size_t i, n, arg;
+	size_t data_len = used_data(ev), at = 0, n = 0, arg;
+	const char *part;
 
 	if (!size)
 		return 0;
@@ -60,26 +83,20 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 
 	switch (ev->kind) {
 	case KRSI_EVENT_EXEC:
-		/* data: the file, NUL, the interpreter or nothing, NUL, then
-		 * the argument strings.
-		 */
 		put(&o, " allowed exec ");
-		n = strnlen(ev->data, data_len);
-		put_str(&o, ev->data, n);
-		i = n + 1;
-		n = i < data_len ? strnlen(ev->data + i, data_len - i) : 0;
-		if (n) {
+		part = exec_part(ev, data_len, &at, &n);
+		put_str(&o, part ? part : "", n);
+		part = exec_part(ev, data_len, &at, &n);
+		if (part && n) {
 			put(&o, " (interpreter ");
-			put_str(&o, ev->data + i, n);
+			put_str(&o, part, n);
 			put(&o, ")");
 		}
 		put(&o, ":");
-		/* The environment follows the arguments: stop at argc. */
-		for (i += n + 1, arg = 0; i < data_len && arg < ev->argc;
-		     i += n + 1, arg++) {
-			n = strnlen(ev->data + i, data_len - i);
+		for (arg = 0; arg < ev->argc &&
+		     (part = exec_part(ev, data_len, &at, &n)); arg++) {
 			put(&o, " ");
-			put_str(&o, ev->data + i, n);
+			put_str(&o, part, n);
 		}
 		break;
 	case KRSI_EVENT_DENY:
@@ -91,5 +108,80 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 	default:
 		put(&o, " unknown event kind %u", ev->kind);
 	}
+	return o.len;
+}
+
+/*
+ * @len bytes of @s up to its first NUL as a JSON string, quotes included.
+ * Bytes that are not printable ASCII are escaped as \u00XX (each byte on
+ * its own, as Latin-1), so the output is valid JSON and valid UTF-8
+ * whatever the record holds.
+ */
+static void put_json_str(struct out *o, const char *s, size_t len)
+{
+	size_t i;
+
+	put(o, "\"");
+	for (i = 0; i < len && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			put(o, "\\%c", c);
+		else if (c >= 0x20 && c < 0x7f)
+			put(o, "%c", c);
+		else
+			put(o, "\\u%04x", c);
+	}
+	put(o, "\"");
+}
+
+size_t event_format_json(const struct krsi_event *ev, char *buf, size_t size)
+{
+	struct out o = { buf, size, 0 };
+	size_t data_len = used_data(ev), at = 0, n = 0, arg;
+	const char *part;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	put(&o, "{\"time_ns\":%llu,\"pid\":%u,\"uid\":%u,\"comm\":",
+	    (unsigned long long)ev->time_ns, ev->pid, ev->uid);
+	put_json_str(&o, ev->comm, sizeof(ev->comm));
+	put(&o, ",\"policy\":");
+	put_json_str(&o, ev->policy, sizeof(ev->policy));
+
+	switch (ev->kind) {
+	case KRSI_EVENT_EXEC:
+		put(&o, ",\"event\":\"exec\",\"file\":");
+		part = exec_part(ev, data_len, &at, &n);
+		put_json_str(&o, part ? part : "", n);
+		put(&o, ",\"interpreter\":");
+		part = exec_part(ev, data_len, &at, &n);
+		if (part && n)
+			put_json_str(&o, part, n);
+		else
+			put(&o, "null");
+		put(&o, ",\"args\":[");
+		for (arg = 0; arg < ev->argc &&
+		     (part = exec_part(ev, data_len, &at, &n)); arg++) {
+			put(&o, arg ? "," : "");
+			put_json_str(&o, part, n);
+		}
+		put(&o, "]");
+		break;
+	case KRSI_EVENT_DENY:
+		put(&o, ",\"event\":\"deny\",\"verdict\":\"%s\",\"hook\":",
+		    errname(-ev->verdict));
+		put_json_str(&o, ev->hook, sizeof(ev->hook));
+		put(&o, ",\"what\":");
+		put_json_str(&o, ev->data, data_len);
+		break;
+	default:
+		put(&o, ",\"event\":\"unknown\",\"kind\":%u", ev->kind);
+	}
+	put(&o, "}");
+	/* A line cut short is not JSON: say so rather than print half. */
+	if (o.len + 1 >= o.size)
+		return 0;
 	return o.len;
 }

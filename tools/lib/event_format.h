@@ -22,4 +22,24 @@
  */
 size_t event_format(const struct krsi_event *ev, char *buf, size_t size);
 
+/*
+ * The same event as one JSON object (`krsi events --json`), with these
+ * fields, always in this order:
+ *
+ *	time_ns		nanoseconds since boot (CLOCK_BOOTTIME)
+ *	pid, uid	numbers
+ *	comm, policy	strings
+ *	event		"exec", "deny" or "unknown"
+ *	exec:	file (string), interpreter (string or null), args (array of
+ *		strings, without the environment)
+ *	deny:	verdict (the errno's name, "EACCES"), hook, what (strings)
+ *	unknown: kind (number)
+ *
+ * Strings are escaped byte by byte: '"' and '\\' with a backslash, every
+ * byte that is not printable ASCII as \u00XX.  Returns the length, or 0
+ * if @size was too small for the whole object (nothing half-written is
+ * valid).
+ */
+size_t event_format_json(const struct krsi_event *ev, char *buf, size_t size);
+
 #endif
