@@ -18,6 +18,7 @@ enum krsi_event_kind {
 	/* data: the file, NUL, its interpreter or nothing, NUL, the arguments */
 	KRSI_EVENT_EXEC = 1,
 	KRSI_EVENT_DENY = 2,	/* data: what was denied, as text */
+	KRSI_EVENT_WOULD_DENY = 3,	/* the same, from a policy in audit mode */
 };
 
 struct krsi_event {

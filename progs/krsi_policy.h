@@ -13,6 +13,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "krsi_event.h"
+#include "krsi_mode.h"
 
 #ifndef POLICY
 #error "define POLICY, the policy's name, before including krsi_policy.h"
@@ -51,6 +52,28 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/*
+ * The policy's mode (krsi_mode.h): `krsi attach --audit` sets it before
+ * the programs are attached, `krsi enforce` and `krsi audit` switch it at
+ * run time.  Every call of deny() reads this one value, so a switch takes
+ * effect at once, with no moment at which the policy is not attached.
+ * Once `krsi lock` is taken no map is written from user space, and the
+ * mode is frozen with the rest.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} policy_mode SEC(".maps");
+
+static __always_inline bool auditing(void)
+{
+	__u32 zero = 0, *mode = bpf_map_lookup_elem(&policy_mode, &zero);
+
+	return mode && *mode == KRSI_MODE_AUDIT;
+}
+
 static __always_inline void count_lost(void)
 {
 	__u32 zero = 0;
@@ -71,18 +94,19 @@ static __always_inline void fill_task(struct krsi_event *ev)
 
 /*
  * Report that @hook denied @what (a file name, say) and return -@err, the
- * verdict.  The report is best effort: a full ring buffer loses it, never
- * the denial.
+ * verdict; in audit mode, report that it would have and return 0.  The
+ * report is best effort: a full ring buffer loses it, never the denial.
  */
 static __always_inline int deny(const char *hook, const char *what, int err)
 {
+	bool audit = auditing();
 	struct krsi_event *ev;
 
 	ev = bpf_ringbuf_reserve(&denials, sizeof(*ev), 0);
 	if (ev) {
 		__builtin_memset(ev, 0, sizeof(*ev));
 		fill_task(ev);
-		ev->kind = KRSI_EVENT_DENY;
+		ev->kind = audit ? KRSI_EVENT_WOULD_DENY : KRSI_EVENT_DENY;
 		ev->verdict = -err;
 		bpf_probe_read_kernel_str(ev->hook, sizeof(ev->hook), hook);
 		if (what)
@@ -92,7 +116,7 @@ static __always_inline int deny(const char *hook, const char *what, int err)
 	} else {
 		count_lost();
 	}
-	return -err;
+	return audit ? 0 : -err;
 }
 
 /* Is @uid the current task's real user id? */

@@ -94,8 +94,8 @@ check "honest: demo's krsi list --json counts the files it could not read" \
 check_fails "honest: demo's krsi status --json exits non-zero" as_demo krsi status --json
 check "honest: demo's krsi status --json gives the errno, not a state" \
 	sh -c "su demo -c 'krsi status --json' 2>/dev/null |
-	       grep -q '{\"name\":\"wx\",\"state\":null,\"error\":\"EACCES\"}'"
-for cmd in "attach wx" "detach wx" "replace wx" "lock"; do
+	       grep -q '{\"name\":\"wx\",\"state\":null,\"error\":\"EACCES\",\"mode\":null}'"
+for cmd in "attach wx" "detach wx" "replace wx" "enforce wx" "audit wx" "lock"; do
 	check_fails "privilege: demo's krsi $cmd fails" as_demo krsi $cmd
 	check "honest: demo's krsi $cmd names the errno" \
 		sh -c "su demo -c 'krsi $cmd' 2>&1 | grep -q -e EPERM -e EACCES"
@@ -105,7 +105,7 @@ check "demo's krsi policies lists the policies it carries" \
 check "root's krsi list --json: each program with its policy" \
 	sh -c "krsi list --json | grep -q '{\"hook\":\"bprm_check_security\",\"programs\":\[.*{\"name\":\"no_tmp_exec\",\"policy\":\"no_tmp_exec\"}'"
 check "root's krsi status --json: enforcing, locked, wx attached" \
-	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\"}'"
+	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\"}'"
 check_fails "krsi status takes only --json" krsi status --yaml
 
 # krsi_lock
@@ -117,6 +117,9 @@ echo "krsi: 209 hooks, audit only" >/dev/kmsg
 check "lock: a line written to /dev/kmsg does not change what status says" \
 	sh -c 'krsi status | grep -q "^KRSI: *enforcing"'
 check "lock: wx still attached" sh -c 'krsi list | grep -q "^mmap_file:.*wx_mmap (wx)"'
+check_fails "lock: krsi audit refused, the mode is frozen" krsi audit wx
+check "lock: and says so with the errno" sh -c 'krsi audit wx 2>&1 | grep -q "audit wx: map policy_mode: EPERM"'
+check "lock: wx still enforcing" sh -c 'krsi status | grep -q "^  wx *attached *enforce "'
 check_fails "lock: the policy still denies" sh -c 'krsi-wx rwx | grep -q ok'
 
 # audit_exec and denial events, with the policy's name

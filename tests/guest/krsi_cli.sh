@@ -22,7 +22,7 @@ expect() {
 says() { grep -q -e "$1" "$cli_out"; }
 
 expect 0 "cli: help" krsi help
-for cmd in list attach detach replace events status lock policies; do
+for cmd in list attach enforce audit detach replace events status lock policies; do
 	check "cli: help describes $cmd" says "^  $cmd"
 done
 expect 0 "cli: --help" krsi --help
@@ -88,6 +88,45 @@ wait $reader
 check "cli: events shows the denial with its policy" \
 	grep -q "protect_init denied EPERM: task_kill signal to PID 1" /tmp/krsi_cli.events
 expect 0 "cli: detach protect_init" krsi detach protect_init
+
+# Audit mode: the dry run of a policy.  renice -n 0 -p 1 changes nothing,
+# and protect_init denies it (task_setnice on PID 1) unless in audit mode.
+expect 0 "cli: attach --audit protect_init" krsi attach --audit protect_init
+check "cli: status shows it attached in audit mode" \
+	sh -c 'krsi status | grep -q "^  protect_init *attached *audit "'
+check "cli: status --json says so" \
+	sh -c 'krsi status --json | grep -q "{\"name\":\"protect_init\",\"state\":\"attached\",\"mode\":\"audit\"}"'
+krsi events -t 1 >/dev/null 2>&1
+check "cli: a policy in audit mode denies nothing" renice -n 0 -p 1
+krsi events -n 1 -t 3 >/tmp/krsi_cli.events 2>&1
+check "cli: and reports what it would have denied" \
+	grep -q "protect_init would deny EPERM: task_setnice" /tmp/krsi_cli.events
+# The switch under load: every call made after enforce returns is denied,
+# none allowed once one was denied, and the policy never left the hooks.
+rm -f /tmp/krsi_cli.stop
+while [ ! -e /tmp/krsi_cli.stop ]; do
+	if renice -n 0 -p 1 >/dev/null 2>&1; then echo a; else echo d; fi
+done >/tmp/krsi_cli.modes &
+loop=$!
+sleep 1
+expect 0 "cli: krsi enforce protect_init" krsi enforce protect_init
+check "cli: denied once enforce has returned" sh -c '! renice -n 0 -p 1 2>/dev/null'
+sleep 1
+touch /tmp/krsi_cli.stop
+wait $loop
+check "cli: the switch under load: allowed, then denied, never back" \
+	sh -c 'tr -d "\n" </tmp/krsi_cli.modes | grep -qx "a\{1,\}d\{1,\}"'
+check "cli: status shows it enforcing" \
+	sh -c 'krsi status | grep -q "^  protect_init *attached *enforce "'
+expect 0 "cli: krsi audit protect_init switches back" krsi audit protect_init
+check "cli: allowed again" renice -n 0 -p 1
+expect 0 "cli: replace keeps the mode" krsi replace protect_init
+check "cli: still in audit mode after replace" \
+	sh -c 'krsi status | grep -q "^  protect_init *attached *audit "'
+expect 0 "cli: detach protect_init in audit mode" krsi detach protect_init
+expect 1 "cli: enforce of a policy not attached exits 1" krsi enforce protect_init
+check "cli: and says it is not attached" says "enforce protect_init: not attached: ENOENT"
+expect 2 "cli: enforce of no such policy is a usage error" krsi enforce no_such_policy
 
 # Every policy loads, attaches and detaches on this kernel, several at once.
 all="no_module_load protect_init no_tmp_exec wx protect_secret audit_exec krsi_lock"

@@ -18,6 +18,20 @@ static struct krsi_event base(unsigned int kind)
 	return ev;
 }
 
+/* A denial (or would-be denial) of EACCES by @policy on @hook of @what. */
+static struct krsi_event denial(unsigned int kind, const char *policy,
+				const char *hook, const char *what)
+{
+	struct krsi_event ev = base(kind);
+
+	strcpy(ev.policy, policy);
+	strcpy(ev.hook, hook);
+	ev.verdict = -13;
+	strcpy(ev.data, what);
+	ev.data_len = strlen(what) + 1;
+	return ev;
+}
+
 static void check_line(const struct krsi_event *ev, const char *want,
 		       const char *what)
 {
@@ -42,12 +56,7 @@ static void test_json(void)
 	struct krsi_event ev;
 	char small[64];
 
-	ev = base(KRSI_EVENT_DENY);
-	strcpy(ev.policy, "no_tmp_exec");
-	strcpy(ev.hook, "bprm_check_security");
-	ev.verdict = -13;
-	strcpy(ev.data, "/tmp/x");
-	ev.data_len = 7;
+	ev = denial(KRSI_EVENT_DENY, "no_tmp_exec", "bprm_check_security", "/tmp/x");
 	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
 		   "\"comm\":\"sh\",\"policy\":\"no_tmp_exec\",\"event\":\"deny\","
 		   "\"verdict\":\"EACCES\",\"hook\":\"bprm_check_security\","
@@ -75,6 +84,12 @@ static void test_json(void)
 		   "\"comm\":\"\\u000a\\u00ff\",\"policy\":\"audit_exec\",\"event\":\"exec\","
 		   "\"file\":\"/bin/ls\",\"interpreter\":null,\"args\":[\"ls\"]}",
 		   "no interpreter is null, control and high bytes as \\u00XX");
+
+	ev = denial(KRSI_EVENT_WOULD_DENY, "wx", "mmap_file", "anon");
+	check_json(&ev, "{\"time_ns\":12345678901,\"pid\":57,\"uid\":1000,"
+		   "\"comm\":\"sh\",\"policy\":\"wx\",\"event\":\"would_deny\","
+		   "\"verdict\":\"EACCES\",\"hook\":\"mmap_file\",\"what\":\"anon\"}",
+		   "a policy in audit mode");
 
 	ev = base(77);
 	strcpy(ev.policy, "p");
@@ -125,6 +140,10 @@ int main(void)
 	ev.data_len = 1000;
 	check_line(&ev, "   12.345678 pid 57 uid 1000 cccccccccccccccc: wx denied EPERM: mmap_file a?b?",
 		   "unterminated and unprintable bytes, data_len too big");
+
+	ev = denial(KRSI_EVENT_WOULD_DENY, "wx", "mmap_file", "anon");
+	check_line(&ev, "   12.345678 pid 57 uid 1000 sh: wx would deny EACCES: mmap_file anon",
+		   "a policy in audit mode");
 
 	ev = base(99);
 	strcpy(ev.policy, "p");

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "krsi_mode.h"
+
 /* Where attached policies keep their programs and maps, one dir each. */
 #define KRSI_PIN_DIR "/sys/fs/bpf/krsi"
 
@@ -44,12 +46,13 @@ extern const size_t nr_policies;
 const struct policy *policy_find(const char *name);
 
 /*
- * Load @p, attach every program to its hook file (replacing programs of
+ * Load @p, set its mode (enum krsi_mode, or -1 for the mode of the copy it
+ * replaces), attach every program to its hook file (replacing programs of
  * the same name with @replace) and pin programs and maps under
  * KRSI_PIN_DIR/NAME.  All or nothing; errors are printed with the policy,
  * the hook and the errno.  Return 0 or a negative errno.
  */
-int policy_attach(const struct policy *p, bool replace);
+int policy_attach(const struct policy *p, bool replace, int mode);
 int policy_detach(const struct policy *p);
 
 /* Is @p attached (its pin directory exists)? */
@@ -68,6 +71,15 @@ int policy_pin_state(const struct policy *p);
  * no, or the negative errno of a hook file that could not be read.
  */
 int policy_enforced(const struct policy *p);
+
+/* The mode of attached policy @p (enum krsi_mode), or a negative errno. */
+int policy_mode(const struct policy *p);
+
+/*
+ * Switch attached policy @p to @mode: one map write, which every later
+ * call of its deny() sees.  0 or a negative errno, printed.
+ */
+int policy_set_mode(const struct policy *p, enum krsi_mode mode);
 
 /* A descriptor of the pinned map @map of policy @p, or a negative errno. */
 int policy_map_fd(const struct policy *p, const char *map);

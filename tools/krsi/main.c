@@ -34,7 +34,11 @@ static const char usage[] =
 "commands:\n"
 "  list [--json]     every hook with programs attached, and its programs\n"
 "                    in run order, with the policy each belongs to\n"
-"  attach POLICY...  load each policy and attach all its programs\n"
+"  attach [--audit] POLICY...\n"
+"                    load each policy and attach all its programs; with\n"
+"                    --audit it reports what it would deny and denies nothing\n"
+"  enforce POLICY... switch attached policies to denying, at once\n"
+"  audit POLICY...   switch attached policies to reporting only, at once\n"
 "  detach POLICY...  detach each policy's programs\n"
 "  replace POLICY    load POLICY again and swap it for the attached one,\n"
 "                    program by program, with no gap (BPF_F_ALLOW_OVERRIDE)\n"
@@ -174,12 +178,27 @@ static int for_each_policy(int argc, char **argv, int (*fn)(const struct policy 
 
 static int attach(const struct policy *p)
 {
-	return policy_attach(p, false);
+	return policy_attach(p, false, KRSI_MODE_ENFORCE);
+}
+
+static int attach_audit(const struct policy *p)
+{
+	return policy_attach(p, false, KRSI_MODE_AUDIT);
 }
 
 static int replace(const struct policy *p)
 {
-	return policy_attach(p, true);
+	return policy_attach(p, true, -1);
+}
+
+static int enforce(const struct policy *p)
+{
+	return policy_set_mode(p, KRSI_MODE_ENFORCE);
+}
+
+static int audit(const struct policy *p)
+{
+	return policy_set_mode(p, KRSI_MODE_AUDIT);
 }
 
 /* Is the map behind @fd frozen?  Its fdinfo says so. */
@@ -265,6 +284,19 @@ static const char *policy_state(const struct policy *p, int *err)
 	return enforced ? "attached" : policy_attached(p) ? "pins only" : "-";
 }
 
+/* "enforce" or "audit" for an attached policy, "-" or NULL (unreadable). */
+static const char *mode_name(const struct policy *p, const char *state)
+{
+	int mode;
+
+	if (!state || strcmp(state, "attached"))
+		return state ? "-" : NULL;
+	mode = policy_mode(p);
+	if (mode < 0)
+		return NULL;
+	return mode == KRSI_MODE_AUDIT ? "audit" : "enforce";
+}
+
 static void print_status_json(int lock)
 {
 	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
@@ -282,6 +314,8 @@ static void print_status_json(int lock)
 		int err;
 		const char *state = policy_state(&policies[i], &err);
 
+		const char *mode = mode_name(&policies[i], state);
+
 		printf("%s{\"name\":", i ? "," : "");
 		json_str(stdout, policies[i].name);
 		printf(",\"state\":");
@@ -289,6 +323,11 @@ static void print_status_json(int lock)
 			json_str(stdout, state);
 		else
 			printf("null,\"error\":\"%s\"", errname(-err));
+		printf(",\"mode\":");
+		if (mode && strcmp(mode, "-"))
+			json_str(stdout, mode);
+		else
+			printf("null");
 		printf("}");
 	}
 	printf("]}\n");
@@ -325,11 +364,14 @@ static int cmd_status(bool json)
 		const char *state = policy_state(p, &err);
 		char unknown[32];
 
+		const char *mode = mode_name(p, state);
+
 		if (!state) {
 			snprintf(unknown, sizeof(unknown), "? (%s)", errname(-err));
 			state = unknown;
 		}
-		printf("  %-16s %-9s %s\n", p->name, state, p->about);
+		printf("  %-16s %-9s %-7s %s\n", p->name, state, mode ? mode : "?",
+		       p->about);
 	}
 out:
 	if (status)
@@ -450,8 +492,15 @@ int main(int argc, char **argv)
 		}
 		return cmd[0] == 'l' ? cmd_list(json) : cmd_status(json);
 	}
-	if (!strcmp(cmd, "attach"))
+	if (!strcmp(cmd, "attach")) {
+		if (argc > 2 && !strcmp(argv[2], "--audit"))
+			return for_each_policy(argc - 3, argv + 3, attach_audit);
 		return for_each_policy(argc - 2, argv + 2, attach);
+	}
+	if (!strcmp(cmd, "enforce"))
+		return for_each_policy(argc - 2, argv + 2, enforce);
+	if (!strcmp(cmd, "audit"))
+		return for_each_policy(argc - 2, argv + 2, audit);
 	if (!strcmp(cmd, "detach"))
 		return for_each_policy(argc - 2, argv + 2, policy_detach);
 	if (!strcmp(cmd, "replace")) {

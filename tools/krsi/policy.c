@@ -255,6 +255,67 @@ int policy_map_fd(const struct policy *p, const char *map)
 	return pinned(p, map);
 }
 
+/* The map "policy_mode" of a loaded skeleton, or -ENOENT. */
+static int skel_mode_fd(const struct policy *p, void *skel)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_maps; i++)
+		if (!strcmp(p->maps[i].name, "policy_mode"))
+			return skel_fd(skel, p->maps[i].fd_offset);
+	return -ENOENT;
+}
+
+static int write_mode(int fd, __u32 mode)
+{
+	union bpf_attr attr;
+	__u32 zero = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&zero;
+	attr.value = (unsigned long)&mode;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+}
+
+int policy_mode(const struct policy *p)
+{
+	int fd = policy_map_fd(p, "policy_mode"), err;
+	union bpf_attr attr;
+	__u32 zero = 0, mode = 0;
+
+	if (fd < 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&zero;
+	attr.value = (unsigned long)&mode;
+	err = sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+	close(fd);
+	return err ? err : (int)mode;
+}
+
+int policy_set_mode(const struct policy *p, enum krsi_mode mode)
+{
+	int fd, err, state = policy_pin_state(p);
+
+	if (state <= 0) {
+		err = state ? state : -ENOENT;
+		error(err, "%s %s: %s", mode == KRSI_MODE_AUDIT ? "audit" : "enforce",
+		      p->name, state == -EACCES ? KRSI_PIN_DIR " (needs root)" :
+		      "not attached");
+		return err;
+	}
+	fd = policy_map_fd(p, "policy_mode");
+	err = fd < 0 ? fd : write_mode(fd, mode);
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		error(err, "%s %s: map policy_mode", mode == KRSI_MODE_AUDIT ?
+		      "audit" : "enforce", p->name);
+	return err;
+}
+
 static int make_pin_dir(const struct policy *p)
 {
 	char path[PATH_MAX];
@@ -267,11 +328,16 @@ static int make_pin_dir(const struct policy *p)
 	return 0;
 }
 
-int policy_attach(const struct policy *p, bool replace)
+int policy_attach(const struct policy *p, bool replace, int mode)
 {
 	size_t i, attached = 0;
 	void *skel;
 	int err;
+
+	/* A replacement runs in the mode of what it replaces. */
+	if (mode < 0)
+		mode = policy_mode(p) == KRSI_MODE_AUDIT ? KRSI_MODE_AUDIT :
+		       KRSI_MODE_ENFORCE;
 
 	if (!replace && policy_attached(p)) {
 		error(-EEXIST, "attach %s: already attached", p->name);
@@ -290,6 +356,13 @@ int policy_attach(const struct policy *p, bool replace)
 	if (err) {
 		err = err < 0 ? err : -errno;
 		error(err, "attach %s: load", p->name);
+		goto out;
+	}
+	/* Before its first program is attached: no call sees another mode. */
+	err = skel_mode_fd(p, skel);
+	err = err < 0 ? err : write_mode(err, mode);
+	if (err) {
+		error(err, "attach %s: map policy_mode", p->name);
 		goto out;
 	}
 	for (i = 0; i < p->nr_progs; i++, attached++) {

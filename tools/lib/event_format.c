@@ -100,7 +100,9 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
 		}
 		break;
 	case KRSI_EVENT_DENY:
-		put(&o, " denied %s: ", errname(-ev->verdict));
+	case KRSI_EVENT_WOULD_DENY:
+		put(&o, " %s %s: ", ev->kind == KRSI_EVENT_DENY ? "denied" :
+		    "would deny", errname(-ev->verdict));
 		put_str(&o, ev->hook, sizeof(ev->hook));
 		put(&o, " ");
 		put_str(&o, ev->data, data_len);
@@ -170,7 +172,9 @@ size_t event_format_json(const struct krsi_event *ev, char *buf, size_t size)
 		put(&o, "]");
 		break;
 	case KRSI_EVENT_DENY:
-		put(&o, ",\"event\":\"deny\",\"verdict\":\"%s\",\"hook\":",
+	case KRSI_EVENT_WOULD_DENY:
+		put(&o, ",\"event\":\"%s\",\"verdict\":\"%s\",\"hook\":",
+		    ev->kind == KRSI_EVENT_DENY ? "deny" : "would_deny",
 		    errname(-ev->verdict));
 		put_json_str(&o, ev->hook, sizeof(ev->hook));
 		put(&o, ",\"what\":");

@@ -11,6 +11,7 @@
  * One line of `krsi events` for @ev, without the newline, into @buf:
  *
  *	  12.345678 pid 57 uid 1000 sh: no_tmp_exec denied EACCES: bprm_check_security x
+ *	  12.345679 pid 57 uid 1000 sh: wx would deny EACCES: mmap_file anon (audit mode)
  *	  12.400001 pid 58 uid 0 ls: audit_exec allowed exec /bin/busybox: ls -l /
  *	  12.400002 pid 59 uid 0 sh: audit_exec allowed exec /tmp/x.sh (interpreter /bin/busybox): /bin/sh /tmp/x.sh
  *
@@ -29,10 +30,11 @@ size_t event_format(const struct krsi_event *ev, char *buf, size_t size);
  *	time_ns		nanoseconds since boot (CLOCK_BOOTTIME)
  *	pid, uid	numbers
  *	comm, policy	strings
- *	event		"exec", "deny" or "unknown"
+ *	event		"exec", "deny", "would_deny" or "unknown"
  *	exec:	file (string), interpreter (string or null), args (array of
  *		strings, without the environment)
- *	deny:	verdict (the errno's name, "EACCES"), hook, what (strings)
+ *	deny, would_deny (a policy in audit mode):
+ *		verdict (the errno's name, "EACCES"), hook, what (strings)
  *	unknown: kind (number)
  *
  * Strings are escaped byte by byte: '"' and '\\' with a backslash, every
