@@ -59,9 +59,9 @@ struct {
 	__type(value, __u32);
 } lock SEC(".maps");
 
-/* /usr/bin/krsi, set by the loader before load. */
-const volatile __u32 krsi_dev;
-const volatile __u64 krsi_ino;
+/* The krsi tool that loads this policy, /usr/bin/krsi (set before load). */
+KRSI_CONFIG_DEV(krsi_dev, "/proc/self/exe");
+KRSI_CONFIG_INO(krsi_ino, "/proc/self/exe");
 
 static bool locked(void)
 {

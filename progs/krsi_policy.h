@@ -35,6 +35,27 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/*
+ * What a policy must learn from the running system before it is loaded,
+ * declared where the policy uses it, one per line at file scope:
+ *
+ *	KRSI_CONFIG_DEV(name, "/path");		device of /path's file system
+ *	KRSI_CONFIG_INO(name, "/path");		inode number of /path
+ *	KRSI_CONFIG_INOS(name, "/a", "/b");	an array of inode numbers
+ *
+ * Each declares a read-only global (a __u32 device in the kernel's
+ * encoding, a __u64 inode number).  The build reads these lines
+ * (tools/build/gen-policy.sh) and the krsi tool fills in each value with
+ * stat() of its path, following symbolic links ("/proc/self/exe" is the
+ * krsi tool itself), before it loads the policy; a path that does not
+ * exist fails the attach, naming it.  The path must be a string literal.
+ */
+#define KRSI_CONFIG_DEV(name, path)	const volatile __u32 name
+#define KRSI_CONFIG_INO(name, path)	const volatile __u64 name
+#define KRSI_CONFIG_INOS(name, ...)					\
+	const volatile __u64 name[sizeof((const char *[]){ __VA_ARGS__ }) /	\
+				  sizeof(const char *)]
+
 /* Denials, read by `krsi events`. */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);

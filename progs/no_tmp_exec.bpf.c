@@ -41,8 +41,8 @@
 #define POLICY "no_tmp_exec"
 #include "krsi_policy.h"
 
-/* The root filesystem's device, set by the loader before load. */
-const volatile __u32 root_dev;
+/* The root filesystem's device (set by krsi before load). */
+KRSI_CONFIG_DEV(root_dev, "/");
 
 static const unsigned char *name_of(struct file *file)
 {

@@ -43,14 +43,14 @@
 #define POLICY "protect_secret"
 #include "krsi_policy.h"
 
-/* Set by the loader before load: the secret, its directories from its own
- * up to /, and the one program allowed to read it.
+/* The secret, its directories from its own up to /, and the one program
+ * allowed to read it (set by krsi before load).
  */
-const volatile __u32 secret_dev;
-const volatile __u64 secret_ino;
-const volatile __u64 dir_ino[3];
-const volatile __u32 reader_dev;
-const volatile __u64 reader_ino;
+KRSI_CONFIG_DEV(secret_dev, "/etc/krsi/secret");
+KRSI_CONFIG_INO(secret_ino, "/etc/krsi/secret");
+KRSI_CONFIG_INOS(dir_ino, "/etc/krsi", "/etc", "/");
+KRSI_CONFIG_DEV(reader_dev, "/usr/bin/krsi-secret");
+KRSI_CONFIG_INO(reader_ino, "/usr/bin/krsi-secret");
 
 #define SECRET "/etc/krsi/secret"
 

@@ -51,8 +51,8 @@
 #define POLICY "wx"
 #include "krsi_policy.h"
 
-/* The root filesystem's device, set by the loader before load. */
-const volatile __u32 root_dev;
+/* The root filesystem's device (set by krsi before load). */
+KRSI_CONFIG_DEV(root_dev, "/");
 
 static bool is_wx(unsigned long prot)
 {

@@ -3,7 +3,9 @@
 #
 # What the krsi tool needs to know about one policy and cannot get from its
 # light skeleton: which hook each program is for (its SEC("lsm/<hook>")),
-# which maps to pin, and the one-line summary that opens its source.
+# which maps to pin, the one-line summary that opens its source, and the
+# function that fills in what the policy declares it needs from the system
+# before load (KRSI_CONFIG_DEV/INO/INOS lines, progs/krsi_policy.h).
 # Written as X-macros over the skeleton's field names, so that a program
 # renamed in the source without this table following fails to compile.
 #
@@ -46,3 +48,37 @@ echo "$syms" | awk -v name="$name" '$2 == "g" && $3 == "O" && $4 == ".maps" {
 	printf("\tM(%s, %s) \\\n", name, $6)
 }'
 echo
+
+# The values the policy declares with KRSI_CONFIG_*(name, "path"...): one
+# krsi_config_dev() or krsi_config_ino() call each (tools/krsi/policy.c).
+calls=$(awk '/^KRSI_CONFIG_(DEV|INO|INOS)\(/ {
+	kind = $0; sub(/\(.*/, "", kind); sub(/^KRSI_CONFIG_/, "", kind)
+	var = $0; sub(/^[^(]*\([ \t]*/, "", var); sub(/[ \t]*,.*/, "", var)
+	rest = $0; i = 0
+	while (match(rest, /"[^"]*"/)) {
+		path = substr(rest, RSTART, RLENGTH)
+		rest = substr(rest, RSTART + RLENGTH)
+		field = kind == "INOS" ? var "[" i "]" : var
+		fn = kind == "DEV" ? "krsi_config_dev" : "krsi_config_ino"
+		printf("\tif (!err)\n\t\terr = %s(%s, &s->rodata->%s);\n",
+		       fn, path, field)
+		i++
+	}
+	if (!i) {
+		printf("gen-policy: %s: no path in %s\n", FILENAME, $0) > "/dev/stderr"
+		exit 1
+	}
+}' "$src")
+if [ -n "$calls" ]; then
+	echo "static int krsi_configure_$name(void *skel)"
+	echo "{"
+	echo "	struct $name *s = skel;"
+	echo "	int err = 0;"
+	echo
+	echo "$calls"
+	echo "	return err;"
+	echo "}"
+	echo "#define KRSI_CONFIGURE_$name krsi_configure_$name"
+else
+	echo "#define KRSI_CONFIGURE_$name NULL"
+fi

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <linux/types.h>
+
 #include "krsi_mode.h"
 
 /* Where attached policies keep their programs and maps, one dir each. */
@@ -38,6 +40,15 @@ struct policy {
 	const struct policy_map *maps;
 	size_t nr_maps;
 };
+
+/*
+ * Fill in a value a policy declared with KRSI_CONFIG_DEV() or
+ * KRSI_CONFIG_INO() (progs/krsi_policy.h) from stat() of @path; the
+ * generated configure functions call these.  0 or a negative errno,
+ * printed with the path.
+ */
+int krsi_config_dev(const char *path, __u32 *dev);
+int krsi_config_ino(const char *path, __u64 *ino);
 
 extern const struct policy policies[];
 extern const size_t nr_policies;

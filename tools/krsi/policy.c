@@ -40,75 +40,24 @@ static int stat_path(const char *path, struct stat *st)
 	return 0;
 }
 
-/*
- * The device of the root filesystem, the image that no_tmp_exec and wx
- * trust once /init has made it read-only, into @dev.
- */
-static int set_root_dev(__u32 *dev)
+int krsi_config_dev(const char *path, __u32 *dev)
 {
 	struct stat st;
-	int err = stat_path("/", &st);
+	int err = stat_path(path, &st);
 
 	if (!err)
 		*dev = kernel_dev(st.st_dev);
 	return err;
 }
 
-static int configure_no_tmp_exec(void *skel)
+int krsi_config_ino(const char *path, __u64 *ino)
 {
-	return set_root_dev(&((struct no_tmp_exec *)skel)->rodata->root_dev);
-}
-
-static int configure_wx(void *skel)
-{
-	return set_root_dev(&((struct wx *)skel)->rodata->root_dev);
-}
-
-/* krsi_lock leaves writable map descriptors to this very program. */
-static int configure_krsi_lock(void *skel)
-{
-	struct krsi_lock *s = skel;
 	struct stat st;
-	int err = stat_path("/proc/self/exe", &st);
+	int err = stat_path(path, &st);
 
-	if (err)
-		return err;
-	s->rodata->krsi_dev = kernel_dev(st.st_dev);
-	s->rodata->krsi_ino = st.st_ino;
-	return 0;
-}
-
-#define SECRET_PATH	"/etc/krsi/secret"
-#define READER_PATH	"/usr/bin/krsi-secret"
-
-/* The directories SECRET_PATH goes through, its own first. */
-static const char *const secret_dirs[] = { "/etc/krsi", "/etc", "/" };
-
-static int configure_protect_secret(void *skel)
-{
-	struct protect_secret *s = skel;
-	struct stat secret, reader, dir;
-	size_t i;
-	int err;
-
-	_Static_assert(sizeof(secret_dirs) / sizeof(secret_dirs[0]) ==
-		       sizeof(s->rodata->dir_ino) / sizeof(s->rodata->dir_ino[0]),
-		       "one inode per directory of the secret's path");
-	err = stat_path(SECRET_PATH, &secret);
 	if (!err)
-		err = stat_path(READER_PATH, &reader);
-	for (i = 0; !err && i < sizeof(secret_dirs) / sizeof(secret_dirs[0]); i++) {
-		err = stat_path(secret_dirs[i], &dir);
-		if (!err)
-			s->rodata->dir_ino[i] = dir.st_ino;
-	}
-	if (err)
-		return err;
-	s->rodata->secret_dev = kernel_dev(secret.st_dev);
-	s->rodata->secret_ino = secret.st_ino;
-	s->rodata->reader_dev = kernel_dev(reader.st_dev);
-	s->rodata->reader_ino = reader.st_ino;
-	return 0;
+		*ino = st.st_ino;
+	return err;
 }
 
 /* One table entry per policy, from its skeleton and its generated table. */
@@ -127,33 +76,24 @@ static int configure_protect_secret(void *skel)
 	};
 KRSI_POLICIES(POLICY_FUNCS)
 
-#define POLICY(skel, configure_fn) {					\
+#define POLICY(skel) {							\
 	.name = #skel,							\
 	.about = KRSI_ABOUT_##skel,					\
 	.open = skel##_open_skel,					\
 	.load = skel##_load_skel,					\
 	.destroy = skel##_destroy_skel,					\
-	.configure = configure_fn,					\
+	.configure = KRSI_CONFIGURE_##skel,				\
 	.progs = skel##_progs,						\
 	.nr_progs = sizeof(skel##_progs) / sizeof(skel##_progs[0]),	\
 	.maps = skel##_maps,						\
 	.nr_maps = sizeof(skel##_maps) / sizeof(skel##_maps[0]),	\
-}
+},
 
-/* In the order they are listed and attached at boot. */
+/* Every progs/NAME.bpf.c, by name: a new file is a new policy. */
 const struct policy policies[] = {
-	POLICY(no_module_load, NULL),
-	POLICY(protect_init, NULL),
-	POLICY(no_tmp_exec, configure_no_tmp_exec),
-	POLICY(wx, configure_wx),
-	POLICY(protect_secret, configure_protect_secret),
-	POLICY(audit_exec, NULL),
-	POLICY(krsi_lock, configure_krsi_lock),
+	KRSI_POLICIES(POLICY)
 };
 const size_t nr_policies = sizeof(policies) / sizeof(policies[0]);
-
-_Static_assert(sizeof(policies) / sizeof(policies[0]) == KRSI_NR_POLICIES,
-	       "every progs/*.bpf.c must have an entry in policies[]");
 
 const struct policy *policy_find(const char *name)
 {
