@@ -190,6 +190,12 @@ $(GEN)/policies.h: $(GEN)/policies.list $(patsubst %,$(GEN)/%.policy.h,$(POLICIE
 	  for p in $(POLICIES); do printf ' X(%s)' $$p; done; echo; \
 	} >$@
 
+# Each hook's return type and default, for `krsi hook`.
+$(GEN)/hook_defaults.h: $(BUILD)/kernel.stamp tools/build/gen-hook-defaults.sh
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(GEN)
+	$(Q)tools/build/gen-hook-defaults.sh $(KSRC)/include/linux/lsm_hook_defs.h >$@
+
 # ---------------------------------------------------------------------------
 # Static musl tools: tools/NAME.c -> /usr/bin/NAME in the image, and the
 # krsi command from tools/krsi/, which embeds the policies.
@@ -204,7 +210,7 @@ $(BIN)/%: tools/%.c $(LIB_SRCS) $(LIB_HDRS) $(SKELS) $(BUILD)/kernel.stamp
 	$(Q)$(MUSLCC) $(CFLAGS) $< $(LIB_SRCS) $(LDFLAGS) -o $@
 
 $(BIN)/krsi: $(wildcard tools/krsi/*.c tools/krsi/*.h) $(LIB_SRCS) $(LIB_HDRS) \
-		$(SKELS) $(GEN)/policies.h $(BUILD)/kernel.stamp
+		$(SKELS) $(GEN)/policies.h $(GEN)/hook_defaults.h $(BUILD)/kernel.stamp
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(MUSLCC) $(CFLAGS) -Itools/krsi $(wildcard tools/krsi/*.c) \

@@ -95,7 +95,8 @@ check_fails "honest: demo's krsi status --json exits non-zero" as_demo krsi stat
 check "honest: demo's krsi status --json gives the errno, not a state" \
 	sh -c "su demo -c 'krsi status --json' 2>/dev/null |
 	       grep -q '{\"name\":\"wx\",\"state\":null,\"error\":\"EACCES\",\"mode\":null}'"
-for cmd in "attach wx" "detach wx" "replace wx" "enforce wx" "audit wx" "lock"; do
+for cmd in "attach wx" "detach wx" "replace wx" "enforce wx" "audit wx" "lock" \
+	   "hooks" "hook file_open" "stats on"; do
 	check_fails "privilege: demo's krsi $cmd fails" as_demo krsi $cmd
 	check "honest: demo's krsi $cmd names the errno" \
 		sh -c "su demo -c 'krsi $cmd' 2>&1 | grep -q -e EPERM -e EACCES"

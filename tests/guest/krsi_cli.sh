@@ -22,7 +22,7 @@ expect() {
 says() { grep -q -e "$1" "$cli_out"; }
 
 expect 0 "cli: help" krsi help
-for cmd in list attach enforce audit detach replace events status lock policies; do
+for cmd in list attach enforce audit detach replace events status lock hooks hook stats policies; do
 	check "cli: help describes $cmd" says "^  $cmd"
 done
 expect 0 "cli: --help" krsi --help
@@ -128,6 +128,30 @@ expect 0 "cli: detach protect_init in audit mode" krsi detach protect_init
 expect 1 "cli: enforce of a policy not attached exits 1" krsi enforce protect_init
 check "cli: and says it is not attached" says "enforce protect_init: not attached: ENOENT"
 expect 2 "cli: enforce of no such policy is a usage error" krsi enforce no_such_policy
+
+# krsi hooks / hook / stats: what a hook is and how hot it is.
+expect 0 "cli: hooks" krsi hooks
+check "cli: hooks lists file_open, its default and its programs" \
+	says "^file_open  *default 0  *0 programs$"
+check "cli: hooks gives task_prctl's default from lsm_hook_defs.h" \
+	says "^task_prctl  *default -ENOSYS "
+expect 0 "cli: hook task_prctl" krsi hook task_prctl
+check "cli: hook prints the prototype from the kernel's BTF" \
+	says "^int task_prctl(int option, long unsigned int arg2, "
+check "cli: hook prints the default" says "^default:  -ENOSYS$"
+expect 2 "cli: hook of no such hook exits 2" krsi hook no_such_hook
+check "cli: and says so" says "no LSM hook 'no_such_hook'"
+expect 0 "cli: stats on" krsi stats on
+check "cli: the kernel keeps run-time statistics" grep -qx 1 /proc/sys/kernel/bpf_stats_enabled
+expect 0 "cli: attach wx to count its runs" krsi attach wx
+for i in 1 2 3; do krsi-wx rw >/dev/null 2>&1; done
+expect 0 "cli: hook mmap_file" krsi hook mmap_file
+check "cli: hook shows wx's program, its policy and its runs" \
+	says "^  wx_mmap  *wx  *runs: [1-9][0-9]*, [0-9]* ns each on average$"
+expect 0 "cli: detach wx" krsi detach wx
+expect 0 "cli: stats off" krsi stats off
+check "cli: statistics off again" grep -qx 0 /proc/sys/kernel/bpf_stats_enabled
+expect 2 "cli: stats takes on or off" krsi stats maybe
 
 # README's "Write your first policy": progs/no_setuid.bpf.c, a file dropped
 # into progs/ with no other edit, is built in, listed and attached.

@@ -53,6 +53,9 @@ int krsi_config_ino(const char *path, __u64 *ino);
 extern const struct policy policies[];
 extern const size_t nr_policies;
 
+/* The policy whose program @prog (a listed name) runs on @hook, or NULL. */
+const struct policy *policy_of(const char *hook, const char *prog);
+
 /* The policy called @name, or NULL (and the valid names on stderr). */
 const struct policy *policy_find(const char *name);
 
@@ -94,6 +97,14 @@ int policy_set_mode(const struct policy *p, enum krsi_mode mode);
 
 /* A descriptor of the pinned map @map of policy @p, or a negative errno. */
 int policy_map_fd(const struct policy *p, const char *map);
+
+/*
+ * `krsi hooks`, `krsi hook NAME` and `krsi stats on|off` (hooks.c): the
+ * exit status.
+ */
+int hooks_list(void);
+int hook_show(const char *hook);
+int stats_set(const char *on_off);
 
 /*
  * `krsi events`: print events in time order until @count events (if >= 0)

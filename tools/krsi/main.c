@@ -51,6 +51,12 @@ static const char usage[] =
 "                    policies are attached\n"
 "  lock              from now until reboot, refuse every change to BPF\n"
 "                    programs, root included (needs krsi_lock attached)\n"
+"  hooks             every hook with a file: its default, its number of\n"
+"                    programs\n"
+"  hook NAME         the hook's prototype (from the kernel's BTF), default,\n"
+"                    and programs in run order with their policy, run count\n"
+"                    and average run time\n"
+"  stats on|off      keep BPF run-time statistics (for krsi hook) or not\n"
 "  policies          the policies this tool carries, with what they do\n"
 "  help              this text\n"
 "\n"
@@ -64,19 +70,6 @@ static int cmd_policies(void)
 	for (i = 0; i < nr_policies; i++)
 		printf("%-16s %s\n", policies[i].name, policies[i].about);
 	return 0;
-}
-
-/* The policy and program a program name on a hook belongs to, or NULL. */
-static const struct policy *owner(const char *hook, const char *prog)
-{
-	size_t i, j;
-
-	for (i = 0; i < nr_policies; i++)
-		for (j = 0; j < policies[i].nr_progs; j++)
-			if (!strcmp(policies[i].progs[j].hook, hook) &&
-			    !strcmp(policies[i].progs[j].name, prog))
-				return &policies[i];
-	return NULL;
 }
 
 /* The programs of one hook file's listing, as text or JSON. */
@@ -94,7 +87,7 @@ static void print_hook(const char *hook, char *listing, bool json, bool first)
 	}
 	for (line = strtok_r(listing, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		const struct policy *p = owner(hook, line);
+		const struct policy *p = policy_of(hook, line);
 
 		if (json) {
 			printf("%s{\"name\":", first_prog ? "" : ",");
@@ -512,6 +505,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "events"))
 		return cmd_events(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hooks"))
+		return hooks_list();
+	if (!strcmp(cmd, "hook") || !strcmp(cmd, "stats")) {
+		if (argc != 3) {
+			fprintf(stderr, "krsi: %s takes one argument\n", cmd);
+			return EXIT_USAGE;
+		}
+		return cmd[1] == 'o' ? hook_show(argv[2]) : stats_set(argv[2]);
+	}
 	if (!strcmp(cmd, "lock"))
 		return cmd_lock();
 	fprintf(stderr, "krsi: unknown command '%s'\n\n%s", cmd, usage);

@@ -95,6 +95,18 @@ const struct policy policies[] = {
 };
 const size_t nr_policies = sizeof(policies) / sizeof(policies[0]);
 
+const struct policy *policy_of(const char *hook, const char *prog)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_policies; i++)
+		for (j = 0; j < policies[i].nr_progs; j++)
+			if (!strcmp(policies[i].progs[j].hook, hook) &&
+			    !strcmp(policies[i].progs[j].name, prog))
+				return &policies[i];
+	return NULL;
+}
+
 const struct policy *policy_find(const char *name)
 {
 	size_t i;

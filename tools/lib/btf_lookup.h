@@ -4,9 +4,10 @@
 
 /*
  * The BTF id of a function of the running kernel, read from
- * /sys/kernel/btf/vmlinux, for tests that load LSM programs with a bare
- * bpf(BPF_PROG_LOAD) for hooks no skeleton names.  Written by hand: the
- * static musl tests have no libbpf (whose btf__find_by_name_kind() this
+ * /sys/kernel/btf/vmlinux: for tests that load LSM programs with a bare
+ * bpf(BPF_PROG_LOAD) for hooks no skeleton names, and for `krsi hook`,
+ * which prints a hook's prototype (btf_proto.c).  Written by hand: the
+ * static musl programs have no libbpf (whose btf__find_by_name_kind() this
  * is).  Only as much of the format as finding a FUNC by name needs.
  */
 #include <stdint.h>

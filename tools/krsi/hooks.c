@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `krsi hooks`, `krsi hook NAME`, `krsi stats on|off`: what a hook is and
+ * how hot it is, for learning.  A hook's prototype comes from the running
+ * kernel's BTF (bpf_lsm_<hook>(), what programs are verified against), its
+ * return type and default from lsm_hook_defs.h (generated at build time:
+ * hook_defaults.h), its programs from its file, and each program's run
+ * count and time from the kernel's BPF run-time statistics, which are
+ * kept only while /proc/sys/kernel/bpf_stats_enabled is 1 (they cost two
+ * clock reads per run).  Statistics are read for the programs of the krsi
+ * tool's own policies, whose descriptors it can get back from bpffs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "btf_proto.h"
+#include "errname.h"
+#include "hook_defaults.h"	/* generated from lsm_hook_defs.h */
+#include "hookfile.h"
+#include "krsi.h"
+#include "sysbpf.h"
+
+#define STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
+
+struct hook_default {
+	const char *name, *type, *value;
+};
+
+static const struct hook_default hook_defaults[] = {
+#define X(name, type, value) { #name, type, value },
+	KRSI_HOOK_DEFAULTS(X)
+#undef X
+};
+
+static const struct hook_default *hook_default(const char *hook)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(hook_defaults) / sizeof(hook_defaults[0]); i++)
+		if (!strcmp(hook_defaults[i].name, hook))
+			return &hook_defaults[i];
+	return NULL;
+}
+
+/* "LSM_RET_VOID" says nothing to a reader: a void hook returns nothing. */
+static const char *default_text(const char *hook)
+{
+	const struct hook_default *d = hook_default(hook);
+
+	if (!d)
+		return "?";
+	return strcmp(d->type, "void") ? d->value : "(void hook: no verdict)";
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+int hooks_list(void)
+{
+	struct dirent **hooks;
+	int n, i, unreadable = 0;
+
+	n = scandir(KRSI_HOOK_DIR, &hooks, NULL, alphasort);
+	if (n < 0) {
+		error(-errno, "hooks: %s", KRSI_HOOK_DIR);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *hook = hooks[i]->d_name;
+		char buf[4096];
+		ssize_t len;
+
+		if (hook[0] == '.') {
+			free(hooks[i]);
+			continue;
+		}
+		len = krsi_hook_read(hook, buf, sizeof(buf));
+		if (len < 0 && !unreadable++)
+			error((int)len, "hooks: %s/%s%s", KRSI_HOOK_DIR, hook,
+			      len == -EACCES ? " (needs root)" : "");
+		if (len < 0)
+			printf("%-32s default %-12s ? programs\n", hook,
+			       default_text(hook));
+		else
+			printf("%-32s default %-12s %d program%s\n", hook,
+			       default_text(hook), count_lines(buf),
+			       count_lines(buf) == 1 ? "" : "s");
+		free(hooks[i]);
+	}
+	free(hooks);
+	if (unreadable)
+		fprintf(stderr, "krsi: hooks: %d hook files could not be read: "
+			"their programs are shown as ?\n", unreadable);
+	return unreadable ? 1 : 0;
+}
+
+/* Is the kernel keeping run-time statistics?  1, 0, or a negative errno. */
+static int stats_enabled(void)
+{
+	char c = 0;
+	int fd = open(STATS_SYSCTL, O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (read(fd, &c, 1) != 1)
+		err = -EIO;
+	close(fd);
+	return err ? err : c == '1';
+}
+
+/* One program's line: its policy, and its run count and average time. */
+static void show_prog(const char *hook, const char *name, int stats)
+{
+	const struct policy *p = policy_of(hook, name);
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	int fd, err;
+
+	printf("  %-16s %-16s", name, p ? p->name : "(no krsi policy)");
+	if (!p) {
+		printf(" runs: ? (not a program of this tool's policies)\n");
+		return;
+	}
+	fd = policy_map_fd(p, name);	/* a pinned program, like a map */
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (unsigned long)&info;
+	err = fd < 0 ? fd : sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		printf(" runs: ? (%s)\n", errname(-err));
+	else if (stats <= 0)
+		printf(" runs: ? (krsi stats on to count)\n");
+	else
+		printf(" runs: %llu, %llu ns each on average\n",
+		       (unsigned long long)info.run_cnt,
+		       info.run_cnt ? (unsigned long long)(info.run_time_ns /
+							   info.run_cnt) : 0ULL);
+}
+
+int hook_show(const char *hook)
+{
+	char proto[512], buf[4096], *line, *save;
+	int err = btf_hook_proto(hook, proto, sizeof(proto)), stats;
+	ssize_t len;
+
+	if (err == -ENOENT || !hook_default(hook) || strchr(hook, '/')) {
+		fprintf(stderr, "krsi: hook: no LSM hook '%s' (krsi hooks lists them)\n",
+			hook);
+		return 2;
+	}
+	printf("%s\n", err ? "(prototype: the kernel's BTF cannot be read)" : proto);
+	printf("default:  %s\n", default_text(hook));
+	len = krsi_hook_read(hook, buf, sizeof(buf));
+	if (len < 0) {
+		error((int)len, "hook: %s/%s%s", KRSI_HOOK_DIR, hook,
+		      len == -EACCES ? " (needs root)" : "");
+		return 1;
+	}
+	stats = stats_enabled();
+	printf("programs, in run order (statistics %s):\n", stats > 0 ? "on" :
+	       stats == 0 ? "off: krsi stats on" : "unknown");
+	if (!len)
+		printf("  none\n");
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		show_prog(hook, line, stats);
+	return 0;
+}
+
+int stats_set(const char *on_off)
+{
+	int fd, err = 0;
+	bool on;
+
+	if (!on_off || (strcmp(on_off, "on") && strcmp(on_off, "off"))) {
+		fprintf(stderr, "krsi: stats takes on or off\n");
+		return 2;
+	}
+	on = !strcmp(on_off, "on");
+	fd = open(STATS_SYSCTL, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		error(err, "stats: %s%s", STATS_SYSCTL,
+		      err == -EACCES || err == -EPERM ? " (needs root)" : "");
+		return 1;
+	}
+	printf("krsi: BPF run-time statistics %s\n", on ? "on" : "off");
+	return 0;
+}
