@@ -228,18 +228,41 @@ $(BIN)/%: tools/dynamic/%.c $(BUILD)/kernel.stamp
 userspace: $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS))
 
 # ---------------------------------------------------------------------------
-# Initramfs: busybox, rootfs/, init/init as /init, and the tools.
+# bpftool, built from the patched tree so that it knows KRSI links (`bpftool
+# link show` prints their hook), static with glibc, libelf and zlib, for
+# /usr/sbin/bpftool in the image.  Without its BPF skeletons: they only give
+# `prog profile`, which needs hardware counters QEMU's TCG does not have,
+# and the pids of `show`, which costs a BPF iterator program loaded on every
+# `show` (a BPF_PROG_LOAD that krsi_lock refuses, and reports, once locked);
+# without them the build needs no clang, no vmlinux.h and no bootstrap
+# bpftool.  FEATURES_DUMP=/dev/null skips bpftool's feature probes, so that
+# the binary is the same whatever -dev packages the host has: no skeletons,
+# no libbfd (JIT disassembly), no libcap.
+BPFTOOL := $(BUILD)/bpftool/bpftool
+
+$(BPFTOOL): $(BUILD)/kernel.stamp
+	$(call msg,BPFTOOL,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool \
+		OUTPUT=$(abspath $(dir $@))/ FEATURES_DUMP=/dev/null \
+		CC="ccache gcc" EXTRA_LDFLAGS="-static -s" >/dev/null
+	$(Q)touch $@
+
+# ---------------------------------------------------------------------------
+# Initramfs: busybox, rootfs/, init/init as /init, the tools, and bpftool in
+# /usr/sbin.
 ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
 
 $(BUILD)/gen_init_cpio: $(BUILD)/kernel.stamp
 	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
 
 image/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
-		$(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh
+		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p image
 	$(Q)tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
-		/bin/busybox rootfs init/init $(BIN) /lib/ld-musl-x86_64.so.1
+		/bin/busybox rootfs init/init $(BIN) /lib/ld-musl-x86_64.so.1 \
+		$(BPFTOOL)
 
 # ---------------------------------------------------------------------------
 # Tests: host unit tests of tools/lib, and a test initramfs that is the
@@ -259,11 +282,16 @@ DEBUG_BINS   := $(patsubst tests/guest-debug/%.c,$(TEST_DIR)/guest-debug/%,\
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
 BOOT_BINS    := $(patsubst tests/guest-boot/%.c,$(TEST_DIR)/guest-boot/%,\
 		$(wildcard tests/guest-boot/*.c))
+# Run by /init before `krsi lock` in the boot with krsi.tests=boot.
+BOOT_SETUP   := $(TEST_DIR)/guest-boot-setup/before_lock
+# The patched kernel's UAPI headers, as for the tools: tools/lib knows the
+# KRSI link type, which the host's <linux/bpf.h> does not.
 HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
 		-fsanitize=address,undefined -fno-omit-frame-pointer \
-		-Itools/lib -Iprogs -Itests/lib
+		-isystem $(SYSROOT)/include -Itools/lib -Iprogs -Itests/lib
 
-$(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h
+$(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
+		$(BUILD)/kernel.stamp
 	$(call msg,HOSTCC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
@@ -346,7 +374,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH)
+	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH)
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \

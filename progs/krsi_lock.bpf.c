@@ -3,13 +3,15 @@
  * krsi_lock: once locked, the attached policies stay as they are until reboot.
  *
  * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
- * attaches or detaches one (KRSI hook file, trampoline, link), gets a
- * descriptor of an existing program, map or link by its id, or writes to
- * any BPF map: what the policies hold (configuration, state, event
- * buffers) changes only from the BPF side.  The pins of the policies in
- * /sys/fs/bpf stay where they are, so `krsi status` keeps telling the
- * truth.  Reading stays open to root: read-only map descriptors, and
- * `krsi events`, which consumes the event buffers.
+ * attaches or detaches one (KRSI hook file, trampoline, link), updates a
+ * link, gets a descriptor of a map by its id or of any program but an LSM
+ * one, or writes to any BPF map: what the policies hold (configuration,
+ * state, event buffers) changes only from the BPF side.  The pins of the
+ * policies in /sys/fs/bpf stay where they are, so `krsi status` keeps
+ * telling the truth.  Reading stays open to root: read-only map
+ * descriptors, `krsi events`, which consumes the event buffers, and
+ * introspection (`krsi list`, `bpftool prog show`, `bpftool link show`),
+ * which needs descriptors of links and LSM programs by id.
  *
  * The lock is a one-way latch: `krsi lock` freezes the map `lock`
  * (BPF_MAP_FREEZE), and the kernel never unfreezes a map.  The program
@@ -19,9 +21,17 @@
  * each:
  *  - every bpf() command is checked by the bpf hook before it runs:
  *    loading (a tracing program with fmod_ret on a security_*() function
- *    could skip the LSM hooks altogether), attaching, detaching, links,
- *    ids, and the map commands that write (update, delete, their batch
- *    forms, freeze); test runs and iterators, which run programs.
+ *    could skip the LSM hooks altogether), attaching, detaching, link
+ *    creation, update and detach, map ids, and the map commands that
+ *    write (update, delete, their batch forms, freeze); test runs and
+ *    iterators, which run programs.
+ *  - a descriptor of a link or a program by its id stays open, for
+ *    introspection: a link descriptor can only be read, every command
+ *    that would change or pin a link being refused.  A program
+ *    descriptor, from an id or a pin, is checked by the bpf_prog hook:
+ *    refused for every program type but LSM, since a socket filter, XDP
+ *    or tc program could be attached by setsockopt() or netlink, outside
+ *    bpf(); an LSM program is attached only by bpf() commands, refused.
  *  - a map descriptor from a pin (BPF_OBJ_GET) is checked by the bpf_map
  *    hook with the access it asks for: writable ones are refused to every
  *    program but /usr/bin/krsi (known by its executable, like
@@ -87,9 +97,7 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_LINK_CREATE:
 	case BPF_LINK_UPDATE:
 	case BPF_LINK_DETACH:
-	case BPF_PROG_GET_FD_BY_ID:
 	case BPF_MAP_GET_FD_BY_ID:
-	case BPF_LINK_GET_FD_BY_ID:
 	case BPF_BTF_LOAD:
 	case BPF_PROG_TEST_RUN:
 	case BPF_ITER_CREATE:
@@ -118,6 +126,18 @@ int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 	if (task_runs(bpf_get_current_task_btf(), krsi_dev, krsi_ino))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
+}
+
+/* Only programs that nothing but bpf() attaches: see the header. */
+SEC("lsm/bpf_prog")
+int BPF_PROG(krsi_lock_prog, struct bpf_prog *prog, int ret)
+{
+	if (ret)
+		return ret;
+	if (!locked() || BPF_CORE_READ(prog, type) == BPF_PROG_TYPE_LSM)
+		return 0;
+	return deny("bpf_prog", "descriptor of a non-LSM program while locked",
+		    EPERM);
 }
 
 static bool on_bpffs(struct dentry *dentry)

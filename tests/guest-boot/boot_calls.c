@@ -85,29 +85,83 @@ static int load_socket_filter(void)
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
-static int get_by_id(int cmd)
+/* A descriptor of object @id, by @cmd: 0, or a negative errno. */
+static int get_id(int cmd, __u32 id)
 {
 	union bpf_attr attr;
-	int id;
+	long fd;
 
-	/* Any id that exists: the policies' programs and maps do. */
+	memset(&attr, 0, sizeof(attr));
+	if (cmd == BPF_MAP_GET_FD_BY_ID)
+		attr.map_id = id;
+	else if (cmd == BPF_LINK_GET_FD_BY_ID)
+		attr.link_id = id;
+	else
+		attr.prog_id = id;
+	fd = sys_bpf(cmd, &attr);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+static int get_by_id(int cmd)
+{
+	__u32 id;
+
+	/* Any id that exists: the policies' programs, maps and links do. */
 	for (id = 1; id < 1000; id++) {
-		long fd;
+		int err = get_id(cmd, id);
 
-		memset(&attr, 0, sizeof(attr));
-		if (cmd == BPF_MAP_GET_FD_BY_ID)
-			attr.map_id = id;
-		else
-			attr.prog_id = id;
-		fd = sys_bpf(cmd, &attr);
-		if (fd >= 0) {
-			close(fd);
-			return 0;
-		}
-		if (fd != -ENOENT)
-			return fd;
+		if (err != -ENOENT)
+			return err;
 	}
 	return -ENOENT;
+}
+
+static int obj_get(const char *path)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (unsigned long)path;
+	return (int)sys_bpf(BPF_OBJ_GET, &attr);
+}
+
+/* The id of the socket filter before_lock left, or 0. */
+static __u32 socket_filter_id(void)
+{
+	FILE *f = fopen("/run/test_socket_filter.id", "re");
+	unsigned int id = 0;
+
+	if (f) {
+		if (fscanf(f, "%u", &id) != 1)
+			id = 0;
+		fclose(f);
+	}
+	return id;
+}
+
+/* BPF_LINK_UPDATE or BPF_LINK_DETACH of wx's pinned link of wx_mmap. */
+static int change_link(int cmd)
+{
+	union bpf_attr attr;
+	int link, err;
+
+	link = obj_get("/sys/fs/bpf/krsi/wx/wx_mmap");
+	if (link < 0)
+		return -ECHILD;
+	memset(&attr, 0, sizeof(attr));
+	if (cmd == BPF_LINK_DETACH) {
+		attr.link_detach.link_fd = link;
+	} else {
+		attr.link_update.link_fd = link;
+		/* No program: EINVAL, unless the lock refuses first. */
+		attr.link_update.new_prog_fd = link;
+	}
+	err = (int)sys_bpf(cmd, &attr);
+	close(link);
+	return err;
 }
 
 int main(void)
@@ -152,10 +206,22 @@ int main(void)
 
 	/* krsi_lock */
 	check_err(load_socket_filter(), -EPERM, "lock: BPF_PROG_LOAD");
-	check_err(get_by_id(BPF_PROG_GET_FD_BY_ID), -EPERM,
-		  "lock: BPF_PROG_GET_FD_BY_ID");
 	check_err(get_by_id(BPF_MAP_GET_FD_BY_ID), -EPERM,
 		  "lock: BPF_MAP_GET_FD_BY_ID");
+	/* Introspection stays: links, and programs nothing but bpf() attaches. */
+	check_err(get_by_id(BPF_LINK_GET_FD_BY_ID), 0,
+		  "lock: BPF_LINK_GET_FD_BY_ID, for bpftool link show");
+	check_err(get_by_id(BPF_PROG_GET_FD_BY_ID), 0,
+		  "lock: BPF_PROG_GET_FD_BY_ID of a policy's LSM program");
+	check(socket_filter_id() != 0, "lock: before_lock left a socket filter");
+	check_err(get_id(BPF_PROG_GET_FD_BY_ID, socket_filter_id()), -EPERM,
+		  "lock: BPF_PROG_GET_FD_BY_ID of a socket filter");
+	fd = obj_get("/sys/fs/bpf/test_socket_filter");
+	check_err(fd < 0 ? fd : 0, -EPERM, "lock: BPF_OBJ_GET of a pinned socket filter");
+	if (fd >= 0)
+		close(fd);
+	check_err(change_link(BPF_LINK_UPDATE), -EPERM, "lock: BPF_LINK_UPDATE of wx's link");
+	check_err(change_link(BPF_LINK_DETACH), -EPERM, "lock: BPF_LINK_DETACH of wx's link");
 
 	unlink(TMP_PROG);
 	return check_exit();

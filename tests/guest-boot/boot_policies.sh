@@ -17,7 +17,7 @@ done
 check "boot: policies attached before anything else ran" \
 	grep -q "^attached at [0-9.]*s of uptime" /run/krsi/banner
 check "boot: krsi list names the policy of each program" \
-	sh -c 'krsi list | grep -q "^bprm_check_security:.* no_tmp_exec (no_tmp_exec)"'
+	sh -c 'krsi list | grep -q "^bprm_check_security:.* no_tmp_exec (no_tmp_exec, prog [0-9]*, link [0-9]*)"'
 
 # no_tmp_exec
 cp /usr/bin/krsi-hello /tmp/krsi-hello
@@ -104,9 +104,9 @@ done
 check "demo's krsi policies lists the policies it carries" \
 	sh -c "su demo -c 'krsi policies' | grep -q '^wx '"
 check "root's krsi list --json: each program with its policy" \
-	sh -c "krsi list --json | grep -q '{\"hook\":\"bprm_check_security\",\"programs\":\[.*{\"name\":\"no_tmp_exec\",\"policy\":\"no_tmp_exec\"}'"
+	sh -c "krsi list --json | grep -q '{\"hook\":\"bprm_check_security\",\"programs\":\[.*{\"name\":\"no_tmp_exec\",\"policy\":\"no_tmp_exec\",\"prog_id\":[0-9]*,\"link_id\":[0-9]*}'"
 check "root's krsi status --json: enforcing, locked, wx attached" \
-	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\"}'"
+	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\",\"links\":'"
 check_fails "krsi status takes only --json" krsi status --yaml
 
 # krsi_lock
@@ -117,7 +117,19 @@ check "lock: krsi lock again says so" sh -c 'krsi lock | grep -q "already locked
 echo "krsi: 209 hooks, audit only" >/dev/kmsg
 check "lock: a line written to /dev/kmsg does not change what status says" \
 	sh -c 'krsi status | grep -q "^KRSI: *enforcing"'
-check "lock: wx still attached" sh -c 'krsi list | grep -q "^mmap_file:.*wx_mmap (wx)"'
+check "lock: wx still attached, and krsi list still works" \
+	sh -c 'krsi list | grep -q "^mmap_file:.*wx_mmap (wx, prog [0-9]*, link [0-9]*)"'
+wx_ids=$(krsi list | sed -n 's/^mmap_file:.* wx_mmap (wx, prog \([0-9]*\), link \([0-9]*\)).*/\1 \2/p')
+check "lock: bpftool prog show of wx_mmap by its id still works" \
+	sh -c "bpftool prog show id ${wx_ids% *} | grep -q '^${wx_ids% *}: lsm  name wx_mmap '"
+check "lock: bpftool link show still works, with wx_mmap's hook" \
+	sh -c "bpftool link show | grep -q '^${wx_ids#* }: krsi  prog ${wx_ids% *}  hook mmap_file'"
+check_fails "lock: bpftool map dump, which asks for a writable map, is refused" \
+	bpftool map dump pinned /sys/fs/bpf/krsi/wx/policy_mode
+check_fails "lock: bpftool link detach refused" \
+	bpftool link detach pinned /sys/fs/bpf/krsi/wx/wx_mmap
+check "lock: wx_mmap's link is still attached" \
+	sh -c "bpftool link show id ${wx_ids#* } | grep -q 'hook mmap_file'"
 check_fails "lock: krsi audit refused, the mode is frozen" krsi audit wx
 check "lock: and says so with the errno" sh -c 'krsi audit wx 2>&1 | grep -q "audit wx: map policy_mode: EPERM"'
 check "lock: wx still enforcing" sh -c 'krsi status | grep -q "^  wx *attached *enforce "'

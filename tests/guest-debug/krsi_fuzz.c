@@ -630,7 +630,7 @@ static int pick_type(void)
 	return rnd(15) ? BPF_LSM_MAC : others[rnd(4)];
 }
 
-/* @usual, or now and then flags KRSI does not know. */
+/* @usual, or now and then flags KRSI does not know or cannot use here. */
 static unsigned int pick_flags(unsigned int usual)
 {
 	static const unsigned int bad[] = {
@@ -676,6 +676,12 @@ static unsigned int attach_defects(const struct fdsel *t, const struct fdsel *p,
 
 	if (flags & ~BPF_F_ALLOW_OVERRIDE)
 		mask |= M(RS_EINVAL);
+	/*
+	 * BPF_F_REPLACE alone is valid, but replace_bpf_fd is 0 here, which
+	 * is no program (the worker's standard input, or nothing).
+	 */
+	if (flags == BPF_F_REPLACE)
+		mask |= M(RS_EBADF);
 	switch (p->cls) {
 	case P_CGROUP: case P_NOTLSM: mask |= M(RS_EINVAL); break;
 	case P_BADF: mask |= M(RS_EBADF); break;

@@ -50,10 +50,21 @@ expect 2 "cli: replace takes one policy" krsi replace wx protect_init
 
 expect 0 "cli: attach wx" krsi attach wx
 expect 0 "cli: list after attach" krsi list
-check "cli: list shows wx on mmap_file" says "^mmap_file: wx_mmap (wx)"
-check "cli: list shows wx on file_mprotect" says "^file_mprotect: wx_mprotect (wx)"
+check "cli: list shows wx on mmap_file, with its program and link ids" \
+	says "^mmap_file: wx_mmap (wx, prog [0-9][0-9]*, link [0-9][0-9]*)$"
+check "cli: list shows wx on file_mprotect" \
+	says "^file_mprotect: wx_mprotect (wx, prog [0-9][0-9]*, link [0-9][0-9]*)$"
+wx_link=$(sed -n 's/^mmap_file: wx_mmap (wx, prog [0-9]*, link \([0-9]*\))$/\1/p' "$cli_out")
+wx_prog=$(sed -n 's/^mmap_file: wx_mmap (wx, prog \([0-9]*\), link [0-9]*)$/\1/p' "$cli_out")
+expect 0 "cli: list --json" krsi list --json
+check "cli: list --json gives the ids" \
+	says "{\"name\":\"wx_mmap\",\"policy\":\"wx\",\"prog_id\":$wx_prog,\"link_id\":$wx_link}"
 expect 0 "cli: status after attach" krsi status
 check "cli: status shows wx attached" says "^  wx  *attached"
+check "cli: status shows the links of wx, as list does" \
+	says "^  *links: mmap_file $wx_link (prog $wx_prog), file_mprotect [0-9]* (prog [0-9]*)$"
+check "cli: the link is pinned in the policy's directory" \
+	test -e /sys/fs/bpf/krsi/wx/wx_mmap
 check "cli: wx denies" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
 expect 1 "cli: attach wx twice exits 1" krsi attach wx
 check "cli: and names the policy and the errno" says "attach wx: already attached: EEXIST"
@@ -62,6 +73,10 @@ expect 0 "cli: replace wx" krsi replace wx
 check "cli: replaced in place, not doubled" \
 	test "$(cat /sys/kernel/security/bpf/mmap_file)" = wx_mmap
 check "cli: wx still denies after replace" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
+expect 0 "cli: list after replace" krsi list
+check "cli: replace put a new program in the same link (BPF_LINK_UPDATE)" \
+	says "^mmap_file: wx_mmap (wx, prog [0-9]*, link $wx_link)$"
+check_fails "cli: and the program is not the old one" says "prog $wx_prog,"
 
 expect 0 "cli: detach wx" krsi detach wx
 check "cli: nothing on mmap_file after detach" \
@@ -96,7 +111,7 @@ expect 0 "cli: attach --audit protect_init" krsi attach --audit protect_init
 check "cli: status shows it attached in audit mode" \
 	sh -c 'krsi status | grep -q "^  protect_init *attached *audit "'
 check "cli: status --json says so" \
-	sh -c 'krsi status --json | grep -q "{\"name\":\"protect_init\",\"state\":\"attached\",\"mode\":\"audit\"}"'
+	sh -c 'krsi status --json | grep -q "{\"name\":\"protect_init\",\"state\":\"attached\",\"mode\":\"audit\",\"links\":\[{\"program\":"'
 krsi events -t 1 >/dev/null 2>&1
 check "cli: a policy in audit mode denies nothing" renice -n 0 -p 1
 krsi events -n 1 -t 3 >/tmp/krsi_cli.events 2>&1
@@ -147,7 +162,7 @@ expect 0 "cli: attach wx to count its runs" krsi attach wx
 for i in 1 2 3; do krsi-wx rw >/dev/null 2>&1; done
 expect 0 "cli: hook mmap_file" krsi hook mmap_file
 check "cli: hook shows wx's program, its policy and its runs" \
-	says "^  wx_mmap  *wx  *runs: [1-9][0-9]*, [0-9]* ns each on average$"
+	says "^  wx_mmap  *wx  *prog [0-9]*, link [0-9]*  *runs: [1-9][0-9]*, [0-9]* ns each on average$"
 expect 0 "cli: detach wx" krsi detach wx
 expect 0 "cli: stats off" krsi stats off
 check "cli: statistics off again" grep -qx 0 /proc/sys/kernel/bpf_stats_enabled

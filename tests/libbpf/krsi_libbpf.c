@@ -2,9 +2,9 @@
 /*
  * bpf_program__attach_krsi(), the libbpf API of the series, from a program
  * linked statically with glibc and the libbpf.a of the patched tree:
- * open a .bpf.o with libbpf, attach through the hook file, see the hook
- * file list the program and the policy take effect, replace it by name,
- * destroy the links; and the API's errors.  Then the kernel's own
+ * open a .bpf.o with libbpf, attach through the hook file as a KRSI link,
+ * see the hook file list the program and the policy take effect, update,
+ * pin, detach and destroy the link as any other; and the API's errors.  Then the kernel's own
  * selftest object: its programs load, and its sleepable test_void_hook
  * runs through a hook file.
  */
@@ -26,6 +26,7 @@
 #define SELFTEST_OBJ	"/tests/lsm.bpf.o"
 #define TARGET	"/tmp/krsi-libbpf-target"
 #define HOOK	"/sys/kernel/security/bpf/file_open"
+#define LINK_PIN	"/sys/fs/bpf/krsi_libbpf_link"
 
 static const char *hook_list(void)
 {
@@ -159,7 +160,7 @@ static void check_fails(struct bpf_program *p, int err, const char *what)
 int main(void)
 {
 	LIBBPF_OPTS(bpf_krsi_opts, override, .flags = BPF_F_ALLOW_OVERRIDE);
-	struct bpf_link *link, *v2;
+	struct bpf_link *link;
 	struct bpf_object *obj;
 	int fd, err;
 
@@ -176,6 +177,9 @@ int main(void)
 	link = bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL);
 	check(link != NULL, "attach libbpf_deny through its hook file (%s)",
 	      link ? "ok" : errname(errno));
+	if (!link)
+		return check_exit();
+	check(bpf_link__fd(link) > 2, "its descriptor is not 0-2: %d", bpf_link__fd(link));
 	check(!strcmp(hook_list(), "libbpf_deny "), "file_open lists it: '%s'",
 	      hook_list());
 	check(try_open() == EPERM, "the policy takes effect: open gives EPERM");
@@ -183,27 +187,45 @@ int main(void)
 	check(!strcmp(hook_list(), ""), "file_open lists nothing: '%s'", hook_list());
 	check(try_open() == 0, "and the open is allowed again");
 
-	link = bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL);
-	v2 = bpf_program__attach_krsi(prog(obj, "libbpf_deny__v2"), &override);
-	check(link && v2, "attach libbpf_deny, then libbpf_deny__v2 with BPF_F_ALLOW_OVERRIDE");
-	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "v2 replaced v1: '%s'", hook_list());
-	check(try_open() == EACCES, "v2 takes effect: open gives EACCES");
-	check(bpf_link__destroy(link) == -ENOENT,
-	      "the replaced program's link has nothing left to detach: ENOENT");
-	check(!bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL) && errno == EEXIST,
-	      "libbpf_deny again without the flag: EEXIST");
+	libbpf_set_print(NULL);	/* the warnings below are expected */
+	check(!bpf_program__attach_krsi(prog(obj, "libbpf_deny"), &override) &&
+	      errno == EINVAL, "BPF_F_ALLOW_OVERRIDE in the options: EINVAL (%s)",
+	      errname(errno));
 
-	/* The link holds its own descriptors: it outlives the object. */
+	/* A kernel link: updated, pinned, detached as any other. */
+	link = bpf_program__attach_krsi(prog(obj, "libbpf_deny"), NULL);
+	check(link && !bpf_program__attach_krsi(prog(obj, "libbpf_deny__v2"), NULL) &&
+	      errno == EEXIST, "libbpf_deny__v2 beside libbpf_deny: EEXIST");
+	err = bpf_link__update_program(link, prog(obj, "libbpf_deny__v2"));
+	check(!err, "bpf_link__update_program() to libbpf_deny__v2 (%s)",
+	      err ? errname(-err) : "ok");
+	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "v2 runs in v1's place: '%s'",
+	      hook_list());
+	check(try_open() == EACCES, "v2 takes effect: open gives EACCES");
+	unlink(LINK_PIN);
+	err = bpf_link__pin(link, LINK_PIN);
+	check(!err, "bpf_link__pin() (%s)", err ? errname(-err) : "ok");
+	check(bpf_link__destroy(link) == 0 && !strcmp(hook_list(), "libbpf_deny__v2 "),
+	      "a pinned link stays attached after bpf_link__destroy(): '%s'", hook_list());
+
+	/* The link holds the program: it outlives the object. */
 	bpf_object__close(obj);
-	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "v2 stays after bpf_object__close()");
-	check(bpf_link__destroy(v2) == 0 && !strcmp(hook_list(), ""),
-	      "and its link detaches it then");
+	check(!strcmp(hook_list(), "libbpf_deny__v2 "), "and after bpf_object__close()");
+	link = bpf_link__open(LINK_PIN);
+	check(link != NULL, "bpf_link__open() of the pin");
+	err = link ? bpf_link__unpin(link) : -ENOENT;
+	check(!err && !strcmp(hook_list(), "libbpf_deny__v2 "),
+	      "bpf_link__unpin(): still attached through the open link (%s)",
+	      err ? errname(-err) : "ok");
+	err = link ? bpf_link__detach(link) : -ENOENT;
+	check(!err && !strcmp(hook_list(), ""), "bpf_link__detach() detaches it: '%s' (%s)",
+	      hook_list(), err ? errname(-err) : "ok");
+	bpf_link__destroy(link);
 
 	obj = bpf_object__open_file(OBJ, NULL);
 	bpf_program__set_autoload(prog(obj, "no_such_hook"), false);
 	bpf_program__set_autoload(prog(obj, "not_loaded"), false);
 	bpf_object__load(obj);
-	libbpf_set_print(NULL);	/* the warnings below are expected */
 	check_fails(prog(obj, "no_such_hook"), ENOENT, "a hook with no KRSI file");
 	check_fails(prog(obj, "not_lsm"), EINVAL, "a socket filter program");
 	check_fails(prog(obj, "not_loaded"), EINVAL, "a program that is not loaded");

@@ -3,7 +3,9 @@
 # that device nodes and ownership are set without needing root on the host.
 #
 # usage: mkinitramfs.sh GEN_INIT_CPIO OUT.cpio.gz BUSYBOX ROOTFS INIT BINDIR \
-#	MUSL_LOADER
+#	MUSL_LOADER [SBIN_FILE...]
+#
+# Every file of BINDIR goes to /usr/bin, every SBIN_FILE to /usr/sbin.
 set -eu
 
 gen_init_cpio=$1
@@ -13,6 +15,7 @@ rootfs=$4
 init=$5
 bindir=$6
 musl_loader=$7
+shift 7
 
 list=$(mktemp)
 trap 'rm -f "$list" "$list.cpio"' EXIT
@@ -40,6 +43,9 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	echo "file /lib/ld-musl-x86_64.so.1 $(realpath "$musl_loader") 0755 0 0"
 	for tool in "$bindir"/*; do
 		[ -f "$tool" ] && echo "file /usr/bin/$(basename "$tool") $tool 0755 0 0"
+	done
+	for tool in "$@"; do
+		echo "file /usr/sbin/$(basename "$tool") $tool 0755 0 0"
 	done
 	# rootfs/ files keep their executable bit; everything else is
 	# read-only for others.

@@ -7,8 +7,8 @@
  * hook_defaults.h), its programs from its file, and each program's run
  * count and time from the kernel's BPF run-time statistics, which are
  * kept only while /proc/sys/kernel/bpf_stats_enabled is 1 (they cost two
- * clock reads per run).  Statistics are read for the programs of the krsi
- * tool's own policies, whose descriptors it can get back from bpffs.
+ * clock reads per run), read through a descriptor of each program got by
+ * its id.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -121,28 +121,44 @@ static int stats_enabled(void)
 	return err ? err : c == '1';
 }
 
-/* One program's line: its policy, and its run count and average time. */
-static void show_prog(const char *hook, const char *name, int stats)
+/* The kernel's information on program @id, through a descriptor by id. */
+static int prog_info(__u32 id, struct bpf_prog_info *info)
 {
-	const struct policy *p = policy_of(hook, name);
-	struct bpf_prog_info info;
 	union bpf_attr attr;
 	int fd, err;
 
-	printf("  %-16s %-16s", name, p ? p->name : "(no krsi policy)");
-	if (!p) {
-		printf(" runs: ? (not a program of this tool's policies)\n");
-		return;
-	}
-	fd = policy_map_fd(p, name);	/* a pinned program, like a map */
-	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_id = id;
+	fd = (int)sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
+	if (fd < 0)
+		return fd;
+	memset(info, 0, sizeof(*info));
 	memset(&attr, 0, sizeof(attr));
 	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (unsigned long)&info;
-	err = fd < 0 ? fd : sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
-	if (fd >= 0)
-		close(fd);
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (unsigned long)info;
+	err = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	close(fd);
+	return err;
+}
+
+/* One program's line: its policy, ids, and run count and average time. */
+static void show_prog(const char *hook, const struct hook_program *prog,
+		      int stats)
+{
+	const struct policy *p = policy_of(hook, prog->name);
+	struct bpf_prog_info info;
+	char ids[48];
+	int err;
+
+	if (prog->link_id)
+		snprintf(ids, sizeof(ids), "prog %u, link %u", prog->prog_id,
+			 prog->link_id);
+	else
+		snprintf(ids, sizeof(ids), "prog %u, no link", prog->prog_id);
+	printf("  %-16s %-16s %-20s", prog->name, p ? p->name : "(no krsi policy)",
+	       ids);
+	err = prog_info(prog->prog_id, &info);
 	if (err)
 		printf(" runs: ? (%s)\n", errname(-err));
 	else if (stats <= 0)
@@ -156,9 +172,9 @@ static void show_prog(const char *hook, const char *name, int stats)
 
 int hook_show(const char *hook)
 {
-	char proto[512], buf[4096], *line, *save;
-	int err = btf_hook_proto(hook, proto, sizeof(proto)), stats;
-	ssize_t len;
+	static struct hook_program progs[KRSI_MAX_HOOK_PROGS];
+	char proto[512];
+	int err = btf_hook_proto(hook, proto, sizeof(proto)), stats, n, i;
 
 	if (err == -ENOENT || !hook_default(hook) || strchr(hook, '/')) {
 		fprintf(stderr, "krsi: hook: no LSM hook '%s' (krsi hooks lists them)\n",
@@ -167,20 +183,19 @@ int hook_show(const char *hook)
 	}
 	printf("%s\n", err ? "(prototype: the kernel's BTF cannot be read)" : proto);
 	printf("default:  %s\n", default_text(hook));
-	len = krsi_hook_read(hook, buf, sizeof(buf));
-	if (len < 0) {
-		error((int)len, "hook: %s/%s%s", KRSI_HOOK_DIR, hook,
-		      len == -EACCES ? " (needs root)" : "");
+	n = hook_programs(hook, progs, KRSI_MAX_HOOK_PROGS);
+	if (n < 0) {
+		error(n, "hook: %s/%s%s", KRSI_HOOK_DIR, hook,
+		      n == -EACCES || n == -EPERM ? " (needs root)" : "");
 		return 1;
 	}
 	stats = stats_enabled();
 	printf("programs, in run order (statistics %s):\n", stats > 0 ? "on" :
 	       stats == 0 ? "off: krsi stats on" : "unknown");
-	if (!len)
+	if (!n)
 		printf("  none\n");
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		show_prog(hook, line, stats);
+	for (i = 0; i < n; i++)
+		show_prog(hook, &progs[i], stats);
 	return 0;
 }
 

@@ -53,21 +53,51 @@ int krsi_config_ino(const char *path, __u64 *ino);
 extern const struct policy policies[];
 extern const size_t nr_policies;
 
+/* A program a hook runs (attached.c). */
+struct hook_program {
+	char name[64];		/* as the hook's file lists it */
+	__u32 prog_id;
+	__u32 link_id;		/* of its KRSI link, 0 if attached without */
+};
+
+/* The most programs one hook runs (KRSI_MAX_PROGS in the kernel). */
+#define KRSI_MAX_HOOK_PROGS 64
+
+/*
+ * @hook's programs in run order, at most @max: their number, or a negative
+ * errno (-EACCES: the hook files and program ids need root).
+ */
+int hook_programs(const char *hook, struct hook_program *progs, int max);
+
 /* The policy whose program @prog (a listed name) runs on @hook, or NULL. */
 const struct policy *policy_of(const char *hook, const char *prog);
 
 /* The policy called @name, or NULL (and the valid names on stderr). */
 const struct policy *policy_find(const char *name);
 
+/* The most programs one policy has. */
+#define KRSI_MAX_POLICY_PROGS 16
+
 /*
  * Load @p, set its mode (enum krsi_mode, or -1 for the mode of the copy it
- * replaces), attach every program to its hook file (replacing programs of
- * the same name with @replace) and pin programs and maps under
- * KRSI_PIN_DIR/NAME.  All or nothing; errors are printed with the policy,
- * the hook and the errno.  Return 0 or a negative errno.
+ * replaces), attach every program to its hook file as a KRSI link, and
+ * pin the links and the maps under KRSI_PIN_DIR/NAME; with @replace, swap
+ * each program into the pinned link of the one it replaces instead.
+ * Errors are printed with the policy, the hook and the errno.  Return 0
+ * or a negative errno.
  */
 int policy_attach(const struct policy *p, bool replace, int mode);
+
+/* Detach every link of @p (BPF_LINK_DETACH), then remove its pins. */
 int policy_detach(const struct policy *p);
+
+/* Remove what @p pinned in KRSI_PIN_DIR/NAME, whatever is there. */
+void policy_unpin(const struct policy *p);
+
+/* What the kernel says of the pinned link of program @prog of @p. */
+struct krsi_link_info;
+int policy_link(const struct policy *p, size_t prog,
+		struct krsi_link_info *info);
 
 /* Is @p attached (its pin directory exists)? */
 bool policy_attached(const struct policy *p);

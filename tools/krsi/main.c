@@ -33,7 +33,8 @@ static const char usage[] =
 "\n"
 "commands:\n"
 "  list [--json]     every hook with programs attached, and its programs\n"
-"                    in run order, with the policy each belongs to\n"
+"                    in run order, each with its policy, program id and\n"
+"                    the id of the link that attached it\n"
 "  attach [--audit] POLICY...\n"
 "                    load each policy and attach all its programs; with\n"
 "                    --audit it reports what it would deny and denies nothing\n"
@@ -41,14 +42,15 @@ static const char usage[] =
 "  audit POLICY...   switch attached policies to reporting only, at once\n"
 "  detach POLICY...  detach each policy's programs\n"
 "  replace POLICY    load POLICY again and swap it for the attached one,\n"
-"                    program by program, with no gap (BPF_F_ALLOW_OVERRIDE)\n"
+"                    program by program, with no gap (BPF_LINK_UPDATE of\n"
+"                    its links)\n"
 "  events [-n N] [-t SECONDS] [--json]\n"
 "                    print what the policies report, merged in time order,\n"
 "                    one line per event (time, pid, uid, comm, policy,\n"
 "                    verdict, what) or one JSON object, until N events or\n"
 "                    SECONDS have passed, or forever\n"
 "  status [--json]   enforcing or audit only, locked or not, and which\n"
-"                    policies are attached\n"
+"                    policies are attached, with the ids of their links\n"
 "  lock              from now until reboot, refuse every change to BPF\n"
 "                    programs, root included (needs krsi_lock attached)\n"
 "  hooks             every hook with a file: its default, its number of\n"
@@ -72,11 +74,11 @@ static int cmd_policies(void)
 	return 0;
 }
 
-/* The programs of one hook file's listing, as text or JSON. */
-static void print_hook(const char *hook, char *listing, bool json, bool first)
+/* The programs of one hook, as text or JSON. */
+static void print_hook(const char *hook, const struct hook_program *progs,
+		       int n, bool json, bool first)
 {
-	char *line, *save;
-	bool first_prog = true;
+	int i;
 
 	if (json) {
 		printf("%s{\"hook\":", first ? "" : ",");
@@ -85,34 +87,41 @@ static void print_hook(const char *hook, char *listing, bool json, bool first)
 	} else {
 		printf("%s:", hook);
 	}
-	for (line = strtok_r(listing, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		const struct policy *p = policy_of(hook, line);
+	for (i = 0; i < n; i++) {
+		const struct hook_program *prog = &progs[i];
+		const struct policy *p = policy_of(hook, prog->name);
 
 		if (json) {
-			printf("%s{\"name\":", first_prog ? "" : ",");
-			json_str(stdout, line);
+			printf("%s{\"name\":", i ? "," : "");
+			json_str(stdout, prog->name);
 			printf(",\"policy\":");
 			if (p)
 				json_str(stdout, p->name);
 			else
 				printf("null");
-			printf("}");
-		} else {
-			printf(" %s%s%s%s", line, p ? " (" : "", p ? p->name : "",
-			       p ? ")" : "");
+			printf(",\"prog_id\":%u,\"link_id\":", prog->prog_id);
+			if (prog->link_id)
+				printf("%u}", prog->link_id);
+			else
+				printf("null}");
+			continue;
 		}
-		first_prog = false;
+		printf(" %s (%s%sprog %u", prog->name, p ? p->name : "",
+		       p ? ", " : "", prog->prog_id);
+		if (prog->link_id)
+			printf(", link %u", prog->link_id);
+		printf(")");
 	}
 	printf(json ? "]}" : "\n");
 }
 
 /*
- * Every hook with programs.  A file it could not read is never reported
+ * Every hook with programs.  A hook it could not read is never reported
  * as empty: it is named, with the errno, and the exit status is 1.
  */
 static int cmd_list(bool json)
 {
+	static struct hook_program progs[KRSI_MAX_HOOK_PROGS];
 	struct dirent **hooks;
 	int n, i, shown = 0, unreadable = 0;
 
@@ -125,22 +134,21 @@ static int cmd_list(bool json)
 		printf("{\"hooks\":[");
 	for (i = 0; i < n; i++) {
 		const char *hook = hooks[i]->d_name;
-		char buf[4096];
-		ssize_t len = hook[0] == '.' ? 0 :
-			      krsi_hook_read(hook, buf, sizeof(buf));
+		int nr = hook[0] == '.' ? 0 :
+			 hook_programs(hook, progs, KRSI_MAX_HOOK_PROGS);
 
-		if (len < 0 && !unreadable++)
-			error((int)len, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
-			      len == -EACCES ? " (needs root)" : "");
-		if (len > 0)
-			print_hook(hook, buf, json, !shown++);
+		if (nr < 0 && !unreadable++)
+			error(nr, "list: %s/%s%s", KRSI_HOOK_DIR, hook,
+			      nr == -EACCES || nr == -EPERM ? " (needs root)" : "");
+		if (nr > 0)
+			print_hook(hook, progs, nr, json, !shown++);
 		free(hooks[i]);
 	}
 	free(hooks);
 	if (json)
 		printf("],\"unreadable\":%d}\n", unreadable);
 	if (unreadable) {
-		fprintf(stderr, "krsi: list: %d of %d hook files could not be read: "
+		fprintf(stderr, "krsi: list: %d of %d hooks could not be read: "
 			"what they run is not shown\n", unreadable, n - 2);
 		return 1;
 	}
@@ -290,6 +298,41 @@ static const char *mode_name(const struct policy *p, const char *state)
 	return mode == KRSI_MODE_AUDIT ? "audit" : "enforce";
 }
 
+/*
+ * The links of attached policy @p, as the kernel describes its pins: each
+ * program's hook, link id and program id.  A link that could not be read
+ * is named with its errno.
+ */
+static void print_links(const struct policy *p, bool json)
+{
+	struct krsi_link_info info;
+	size_t i;
+
+	printf(json ? ",\"links\":[" : "%18s links:", "");
+	for (i = 0; i < p->nr_progs; i++) {
+		int err = policy_link(p, i, &info);
+
+		if (json) {
+			printf("%s{\"program\":", i ? "," : "");
+			json_str(stdout, p->progs[i].name);
+			if (err)
+				printf(",\"error\":\"%s\"}", errname(-err));
+			else
+				printf(",\"hook\":\"%s\",\"link_id\":%u,\"prog_id\":%u}",
+				       info.hook[0] ? info.hook : "", info.link_id,
+				       info.prog_id);
+		} else if (err) {
+			printf("%s %s ? (%s)", i ? "," : "", p->progs[i].name,
+			       errname(-err));
+		} else {
+			printf("%s %s %u (prog %u)", i ? "," : "",
+			       info.hook[0] ? info.hook : "(detached)",
+			       info.link_id, info.prog_id);
+		}
+	}
+	printf(json ? "]" : "\n");
+}
+
 static void print_status_json(int lock)
 {
 	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
@@ -321,6 +364,8 @@ static void print_status_json(int lock)
 			json_str(stdout, mode);
 		else
 			printf("null");
+		if (state && !strcmp(state, "attached"))
+			print_links(&policies[i], true);
 		printf("}");
 	}
 	printf("]}\n");
@@ -365,6 +410,8 @@ static int cmd_status(bool json)
 		}
 		printf("  %-16s %-9s %-7s %s\n", p->name, state, mode ? mode : "?",
 		       p->about);
+		if (!strcmp(state, "attached"))
+			print_links(p, false);
 	}
 out:
 	if (status)

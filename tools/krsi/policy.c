@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The policies the krsi tool embeds, as light skeletons, and what it takes
- * to attach one: load it, attach each program to its hook file, and pin
- * the programs and maps in bpffs so that later commands (detach, events,
- * lock) find them after this process has gone.
+ * to attach one: load it, attach each program to its hook file as a KRSI
+ * link, and pin the links and maps in bpffs, so that the programs stay
+ * attached after this process has gone and later commands (detach,
+ * replace, events, lock) find them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -280,9 +281,54 @@ static int make_pin_dir(const struct policy *p)
 	return 0;
 }
 
+/* Close what is not -1 in @fds[0..@n - 1]: an unpinned link detaches. */
+static void close_fds(int *fds, size_t n)
+{
+	while (n--)
+		if (fds[n] >= 0)
+			close(fds[n]);
+}
+
+/*
+ * Attach each program of a loaded policy: a new link on its hook, or, when
+ * @replace, its program swapped into the pinned link of the one it
+ * replaces (BPF_LINK_UPDATE: in place, with no moment without a program).
+ * @links gets the new links' descriptors, -1 for an updated one.
+ */
+static int attach_progs(const struct policy *p, void *skel, bool replace,
+			int *links)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < p->nr_progs; i++)
+		links[i] = -1;
+	for (i = 0; !err && i < p->nr_progs; i++) {
+		const struct policy_prog *prog = &p->progs[i];
+		int prog_fd = skel_fd(skel, prog->fd_offset);
+		int old = replace ? pinned(p, prog->name) : -ENOENT;
+
+		if (old >= 0) {
+			err = krsi_link_update(old, prog_fd);
+			close(old);
+		} else if (old == -ENOENT) {
+			links[i] = krsi_link_create(prog->hook, prog_fd);
+			err = links[i] < 0 ? links[i] : 0;
+		} else {
+			err = old;
+		}
+		if (err)
+			error(err, "%s %s: %s on hook %s", replace ? "replace" :
+			      "attach", p->name, prog->name, prog->hook);
+	}
+	return err;
+}
+
 int policy_attach(const struct policy *p, bool replace, int mode)
 {
-	size_t i, attached = 0;
+	const char *what = replace ? "replace" : "attach";
+	int links[KRSI_MAX_POLICY_PROGS];
+	size_t i;
 	void *skel;
 	int err;
 
@@ -295,10 +341,15 @@ int policy_attach(const struct policy *p, bool replace, int mode)
 		error(-EEXIST, "attach %s: already attached", p->name);
 		return -EEXIST;
 	}
+	if (p->nr_progs > KRSI_MAX_POLICY_PROGS) {
+		error(-E2BIG, "%s %s: more than %d programs", what, p->name,
+		      KRSI_MAX_POLICY_PROGS);
+		return -E2BIG;
+	}
 	skel = p->open();
 	if (!skel) {
 		err = -errno;
-		error(err, "attach %s: open", p->name);
+		error(err, "%s %s: open", what, p->name);
 		return err;
 	}
 	err = p->configure ? p->configure(skel) : 0;
@@ -307,53 +358,71 @@ int policy_attach(const struct policy *p, bool replace, int mode)
 	err = p->load(skel);
 	if (err) {
 		err = err < 0 ? err : -errno;
-		error(err, "attach %s: load", p->name);
+		error(err, "%s %s: load", what, p->name);
 		goto out;
 	}
 	/* Before its first program is attached: no call sees another mode. */
 	err = skel_mode_fd(p, skel);
 	err = err < 0 ? err : write_mode(err, mode);
 	if (err) {
-		error(err, "attach %s: map policy_mode", p->name);
+		error(err, "%s %s: map policy_mode", what, p->name);
 		goto out;
 	}
-	for (i = 0; i < p->nr_progs; i++, attached++) {
-		const struct policy_prog *prog = &p->progs[i];
-
-		err = krsi_attach(prog->hook, skel_fd(skel, prog->fd_offset),
-				  replace ? BPF_F_ALLOW_OVERRIDE : 0);
-		if (err) {
-			error(err, "attach %s: %s on hook %s", p->name,
-			      prog->name, prog->hook);
-			goto detach;
-		}
-	}
+	/*
+	 * On failure the new links close, and so detach; a replacement that
+	 * failed half way keeps the programs it swapped in already.
+	 */
+	err = attach_progs(p, skel, replace, links);
+	if (err)
+		goto close;
 	err = make_pin_dir(p);
 	for (i = 0; !err && i < p->nr_progs; i++)
-		err = pin(p, p->progs[i].name,
-			  skel_fd(skel, p->progs[i].fd_offset));
+		if (links[i] >= 0)
+			err = pin(p, p->progs[i].name, links[i]);
 	for (i = 0; !err && i < p->nr_maps; i++)
 		err = pin(p, p->maps[i].name, skel_fd(skel, p->maps[i].fd_offset));
 	if (err) {
-		error(err, "attach %s: pin in %s", p->name, KRSI_PIN_DIR);
-		goto detach;
+		error(err, "%s %s: pin in %s", what, p->name, KRSI_PIN_DIR);
+		policy_unpin(p);
 	}
-	goto out;
-
-detach:
-	/* A replacement that failed half way keeps what it replaced. */
-	while (!replace && attached--)
-		krsi_detach(p->progs[attached].hook,
-			    skel_fd(skel, p->progs[attached].fd_offset));
+close:
+	close_fds(links, p->nr_progs);
 out:
 	p->destroy(skel);
+	return err;
+}
+
+void policy_unpin(const struct policy *p)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < p->nr_progs; i++) {
+		pin_path(path, p, p->progs[i].name);
+		unlink(path);
+	}
+	for (i = 0; i < p->nr_maps; i++) {
+		pin_path(path, p, p->maps[i].name);
+		unlink(path);
+	}
+	pin_path(path, p, NULL);
+	rmdir(path);
+}
+
+int policy_link(const struct policy *p, size_t prog, struct krsi_link_info *info)
+{
+	int fd = pinned(p, p->progs[prog].name), err;
+
+	if (fd < 0)
+		return fd;
+	err = krsi_link_info(fd, info);
+	close(fd);
 	return err;
 }
 
 int policy_detach(const struct policy *p)
 {
 	int err = 0, fd, e, state = policy_pin_state(p);
-	char path[PATH_MAX];
 	size_t i;
 
 	if (state <= 0) {
@@ -363,31 +432,23 @@ int policy_detach(const struct policy *p)
 		      KRSI_PIN_DIR " (needs root)" : "not attached");
 		return err;
 	}
+	/* Detached now, whoever else holds a descriptor of the links. */
 	for (i = 0; i < p->nr_progs; i++) {
 		const struct policy_prog *prog = &p->progs[i];
 
 		fd = pinned(p, prog->name);
-		e = fd < 0 ? fd : krsi_detach(prog->hook, fd);
+		e = fd < 0 ? fd : krsi_link_detach(fd);
 		if (fd >= 0)
 			close(fd);
 		if (e) {
-			error(e, "detach %s: %s from hook %s", p->name,
+			error(e, "detach %s: the link of %s on hook %s", p->name,
 			      prog->name, prog->hook);
 			err = err ? err : e;
-			continue;
 		}
-		pin_path(path, p, prog->name);
-		unlink(path);
 	}
-	if (err)
-		return err;
-	for (i = 0; i < p->nr_maps; i++) {
-		pin_path(path, p, p->maps[i].name);
-		unlink(path);
-	}
-	pin_path(path, p, NULL);
-	rmdir(path);
-	return 0;
+	if (!err)
+		policy_unpin(p);
+	return err;
 }
 
 void error(int err, const char *fmt, ...)

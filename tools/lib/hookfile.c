@@ -86,3 +86,84 @@ int krsi_detach(const char *hook, int prog_fd)
 	close(hook_fd);
 	return err;
 }
+
+int krsi_hook_query(const char *hook, __u32 *ids, __u32 max)
+{
+	union bpf_attr attr;
+	int fd, err;
+
+	fd = krsi_hook_open(hook, O_RDONLY);
+	if (fd < 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.query.target_fd = fd;
+	attr.query.attach_type = BPF_LSM_MAC;
+	attr.query.prog_ids = (unsigned long)ids;
+	attr.query.prog_cnt = max;
+	err = (int)sys_bpf(BPF_PROG_QUERY, &attr);
+	close(fd);
+	/* ENOSPC: @ids is full, and prog_cnt says how many there are. */
+	return err && err != -ENOSPC ? err : (int)attr.query.prog_cnt;
+}
+
+int krsi_link_create(const char *hook, int prog_fd)
+{
+	union bpf_attr attr;
+	int hook_fd, fd;
+
+	hook_fd = krsi_hook_open(hook, O_RDWR);
+	if (hook_fd < 0)
+		return hook_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.target_fd = hook_fd;
+	attr.link_create.attach_type = BPF_LSM_MAC;
+	fd = (int)sys_bpf(BPF_LINK_CREATE, &attr);
+	close(hook_fd);
+	return fd;
+}
+
+int krsi_link_update(int link_fd, int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = link_fd;
+	attr.link_update.new_prog_fd = prog_fd;
+	return (int)sys_bpf(BPF_LINK_UPDATE, &attr);
+}
+
+int krsi_link_detach(int link_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_detach.link_fd = link_fd;
+	return (int)sys_bpf(BPF_LINK_DETACH, &attr);
+}
+
+int krsi_link_info(int link_fd, struct krsi_link_info *info)
+{
+	struct bpf_link_info li;
+	union bpf_attr attr;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	memset(&li, 0, sizeof(li));
+	li.krsi.hook_name = (unsigned long)info->hook;
+	li.krsi.hook_name_len = sizeof(info->hook);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = link_fd;
+	attr.info.info_len = sizeof(li);
+	attr.info.info = (unsigned long)&li;
+	err = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	if (err)
+		return err;
+	info->link_id = li.id;
+	info->prog_id = li.prog_id;
+	info->type = li.type;
+	/* Another link type: its union member is not a hook name. */
+	if (li.type != BPF_LINK_TYPE_KRSI)
+		info->hook[0] = '\0';
+	return 0;
+}

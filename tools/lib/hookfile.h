@@ -9,10 +9,14 @@
  *
  * A program loaded for "lsm/<hook>" is attached with bpf(BPF_PROG_ATTACH),
  * attach_type BPF_LSM_MAC, attach_bpf_fd the program and target_fd the
- * hook's file opened read-write.  Every function returns 0 (or a file
- * descriptor) on success and a negative errno on failure.
+ * hook's file opened read-write; or with bpf(BPF_LINK_CREATE) and the same
+ * target, which makes a KRSI link, attached for as long as it lives.
+ * Every function returns 0 (or a file descriptor) on success and a
+ * negative errno on failure.
  */
 #include <sys/types.h>
+
+#include <linux/types.h>
 
 #define KRSI_HOOK_DIR "/sys/kernel/security/bpf"
 
@@ -32,5 +36,30 @@ int krsi_detach_fd(int hook_fd, int prog_fd);
 /* The same, by hook name. */
 int krsi_attach(const char *hook, int prog_fd, unsigned int flags);
 int krsi_detach(const char *hook, int prog_fd);
+
+/*
+ * The ids of @hook's programs in run order (bpf(BPF_PROG_QUERY) on its
+ * file): their number, of which at most @max are stored in @ids.
+ */
+int krsi_hook_query(const char *hook, __u32 *ids, __u32 max);
+
+/* A KRSI link of @prog_fd on @hook: its descriptor. */
+int krsi_link_create(const char *hook, int prog_fd);
+
+/* Swap the program of the link @link_fd for @prog_fd, in place. */
+int krsi_link_update(int link_fd, int prog_fd);
+
+/* Detach the link @link_fd now, whoever else holds it. */
+int krsi_link_detach(int link_fd);
+
+/* What the kernel says of a link: an empty @hook once it is detached. */
+struct krsi_link_info {
+	__u32 link_id;
+	__u32 prog_id;
+	__u32 type;		/* BPF_LINK_TYPE_KRSI for a KRSI link */
+	char hook[64];
+};
+
+int krsi_link_info(int link_fd, struct krsi_link_info *info);
 
 #endif
