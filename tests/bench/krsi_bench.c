@@ -2,7 +2,8 @@
 /*
  * krsi_bench: the cost per call of three hooked system calls, with no
  * program, with 1 and with 8 allow-everything programs, attached through
- * KRSI and through mainline's trampoline, all in one boot; rounds of the
+ * KRSI (by BPF_PROG_ATTACH, and as KRSI links) and through mainline's
+ * trampoline (trampoline links), all in one boot; rounds of the
  * configurations are interleaved so that drift hits them all alike.
  *
  *	read(fd, buf, 1)	file_permission
@@ -46,9 +47,12 @@ struct call {
 	int (*run)(long n);
 };
 
-enum config { NONE, KRSI_1, KRSI_8, TRAMP_1, TRAMP_8, NR_CONFIGS };
+enum config {
+	NONE, KRSI_1, KRSI_8, LINK_1, LINK_8, TRAMP_1, TRAMP_8, NR_CONFIGS
+};
 static const char *const config_names[] = {
-	"krsi-empty", "krsi-1", "krsi-8", "trampoline-1", "trampoline-8",
+	"krsi-empty", "krsi-1", "krsi-8", "krsi-link-1", "krsi-link-8",
+	"trampoline-1", "trampoline-8",
 };
 
 static int bench_fd;
@@ -138,17 +142,23 @@ static int tramp_attach(int prog_fd)
 }
 
 /*
- * Attach @n programs for @c the @config way; @links gets the trampoline
- * links.  A program attaches by trampoline once only in its life, so each
- * trampoline round loads fresh programs.
+ * Attach @n programs for @c the @config way; @links gets the links (KRSI
+ * or trampoline), -1 where there is none.  A program attaches by
+ * trampoline once only in its life, so each trampoline round loads fresh
+ * programs.
  */
 static int setup(struct call *c, size_t ci, enum config config, int *links, int n,
 		 int btf_id)
 {
 	int i, err = 0;
 
+	for (i = 0; i < n; i++)
+		links[i] = -1;
 	for (i = 0; i < n && !err; i++) {
-		if (config == TRAMP_1 || config == TRAMP_8) {
+		if (config == LINK_1 || config == LINK_8) {
+			links[i] = krsi_link_create(c->hook, progs[ci][i]);
+			err = links[i] < 0 ? links[i] : 0;
+		} else if (config == TRAMP_1 || config == TRAMP_8) {
 			int fd = load_allow_n(btf_id, i);
 
 			links[i] = fd < 0 ? fd : tramp_attach(fd);
@@ -167,9 +177,9 @@ static void teardown(struct call *c, size_t ci, enum config config, int *links, 
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (config == TRAMP_1 || config == TRAMP_8)
+		if (links[i] >= 0)
 			close(links[i]);
-		else
+		else if (config == KRSI_1 || config == KRSI_8)
 			krsi_detach(c->hook, progs[ci][i]);
 	}
 }
@@ -220,7 +230,9 @@ static int measure_policies(void)
 
 int main(int argc, char **argv)
 {
-	static const int counts[NR_CONFIGS] = { 0, 1, MAX_PROGS, 1, MAX_PROGS };
+	static const int counts[NR_CONFIGS] = {
+		0, 1, MAX_PROGS, 1, MAX_PROGS, 1, MAX_PROGS
+	};
 	bool baseline = argc > 1 && !strcmp(argv[1], "baseline");
 	int btf_ids[NR_CALLS] = { 0 }, links[MAX_PROGS];
 	struct btf_file btf;

@@ -56,26 +56,43 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 		if (!(($2) in seen)) { seen[$2] = 1; calls[++ncalls] = $2 }
 	}
 	END {
-		split("baseline krsi-empty krsi-1 krsi-8 trampoline-1 trampoline-8", configs, " ")
+		split("baseline krsi-empty krsi-1 krsi-8 krsi-link-1 krsi-link-8 trampoline-1 trampoline-8", configs, " ")
 		printf("%-5s %-13s %10s %17s %11s %13s\n", "call", "config", "ns/call",
 		       "[min..max]", "x baseline", "x trampoline")
 		for (c = 1; c <= ncalls; c++) {
 			call = calls[c]
 			base = med[call " baseline"]
-			for (k = 1; k <= 6; k++) {
+			for (k = 1; k <= 8; k++) {
 				key = call " " configs[k]
 				if (!(key in med)) continue
 				vs = base ? sprintf("%.3f", med[key] / base) : "-"
 				tr = "-"
-				if (configs[k] == "krsi-1" && med[call " trampoline-1"])
-					tr = sprintf("%.3f", med[key] / med[call " trampoline-1"])
-				if (configs[k] == "krsi-8" && med[call " trampoline-8"])
-					tr = sprintf("%.3f", med[key] / med[call " trampoline-8"])
+				n = configs[k]
+				sub(/^krsi-(link-)?/, "", n)
+				if (configs[k] ~ /^krsi-(link-)?[18]$/ && med[call " trampoline-" n])
+					tr = sprintf("%.3f", med[key] / med[call " trampoline-" n])
 				printf("%-5s %-13s %10d %17s %11s %13s\n", call, configs[k],
 				       med[key], "[" lo[key] ".." hi[key] "]", vs, tr)
 			}
 		}
 	}'
+	echo
+	echo "KRSI links against programs attached by BPF_PROG_ATTACH (same boot):"
+	awk '
+	$1 == "bench" && $3 ~ /^krsi-(link-)?[18]$/ {
+		med[$2 " " $3] = $4
+		if ($3 == "krsi-link-1") calls[++n] = $2
+	}
+	END {
+		for (c = 1; c <= n; c++)
+			for (k = 1; k <= 8; k += 7) {
+				link = med[calls[c] " krsi-link-" k]
+				attach = med[calls[c] " krsi-" k]
+				printf("%-5s %-13s %10d  x krsi-%d %s\n", calls[c],
+				       "krsi-link-" k, link, k,
+				       attach ? sprintf("%.3f", link / attach) : "-")
+			}
+	}' "$dir/krsi.lines"
 	echo
 	echo "the boot policies attached (krsi attach of boot.conf, same boot),"
 	echo "against KRSI with no program:"
@@ -110,4 +127,4 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 
 # Every configuration must have a result.
 [ "$(cat "$dir/baseline.lines" "$dir/krsi.lines" |
-	grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 21 ]
+	grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 27 ]

@@ -62,7 +62,7 @@ check "cli: list --json gives the ids" \
 expect 0 "cli: status after attach" krsi status
 check "cli: status shows wx attached" says "^  wx  *attached"
 check "cli: status shows the links of wx, as list does" \
-	says "^  *links: mmap_file $wx_link (prog $wx_prog), file_mprotect [0-9]* (prog [0-9]*)$"
+	says "^  *links: .*mmap_file $wx_link (prog $wx_prog)"
 check "cli: the link is pinned in the policy's directory" \
 	test -e /sys/fs/bpf/krsi/wx/wx_mmap
 check "cli: wx denies" sh -c 'krsi-wx rwx | grep -q "mmap: EACCES"'
