@@ -37,10 +37,15 @@
  *    program but /usr/bin/krsi (known by its executable, like
  *    krsi-secret), which needs one to move a ring buffer's consumer
  *    position as it reads.  mmap() of a map writes only through a
- *    writable descriptor.
+ *    writable descriptor.  The executable a process is known by changes
+ *    only with exec: prctl(PR_SET_MM), which root can use to name another
+ *    file its executable (PR_SET_MM_EXE_FILE, PR_SET_MM_MAP), is refused
+ *    (task_prctl), or any process could pass for krsi or krsi-secret.
  *  - unlinking or renaming a pin, or removing its directory (inode_unlink,
  *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
- *    pinning anything new (BPF_OBJ_PIN).  So is every mount, move and
+ *    pinning anything new (BPF_OBJ_PIN) or giving a pin another name or a
+ *    new directory (inode_link, inode_symlink, inode_mkdir), which would
+ *    make a policy look attached where it is not.  So is every mount, move and
  *    unmount (sb_mount, move_mount, sb_umount), since a mount over
  *    /sys/fs/bpf or any directory above it would hide the pins.
  *  - `krsi status` believes the hook files, not the pins, so an empty
@@ -50,7 +55,10 @@
  *    lines of their own into (a file name in a segfault report).
  *
  * Known limits: with no_module_load not attached, a kernel module could
- * undo everything.  mount_setattr() changes the flags of a mount with no
+ * undo everything.  Before the lock a link's life is its descriptors and
+ * pins: whoever may remove the pin (root, whatever its capabilities:
+ * /init mounts /sys/fs/bpf 0700) or holds a descriptor decides when it
+ * ends, as for every BPF link.  mount_setattr() changes the flags of a mount with no
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
  * held a writable descriptor of a map before the lock keeps it: /init
@@ -140,6 +148,21 @@ int BPF_PROG(krsi_lock_prog, struct bpf_prog *prog, int ret)
 		    EPERM);
 }
 
+#define PR_SET_MM	35	/* <linux/prctl.h> */
+
+/* The executable a process is known by changes only with exec. */
+SEC("lsm/task_prctl")
+int BPF_PROG(krsi_lock_prctl, int option, unsigned long arg2,
+	     unsigned long arg3, unsigned long arg4, unsigned long arg5,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	if (!locked() || option != PR_SET_MM)
+		return 0;
+	return deny("task_prctl", "prctl(PR_SET_MM) while locked", EPERM);
+}
+
 static bool on_bpffs(struct dentry *dentry)
 {
 	return BPF_CORE_READ(dentry, d_sb, s_magic) == BPF_FS_MAGIC;
@@ -166,6 +189,33 @@ int BPF_PROG(lock_rmdir, struct inode *dir, struct dentry *dentry, int ret)
 	if (ret)
 		return ret;
 	return keep_pins(dentry, "inode_rmdir");
+}
+
+SEC("lsm/inode_link")
+int BPF_PROG(lock_link, struct dentry *old_dentry, struct inode *dir,
+	     struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(new_dentry, "inode_link");
+}
+
+SEC("lsm/inode_symlink")
+int BPF_PROG(lock_symlink, struct inode *dir, struct dentry *dentry,
+	     const char *old_name, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(dentry, "inode_symlink");
+}
+
+SEC("lsm/inode_mkdir")
+int BPF_PROG(lock_mkdir, struct inode *dir, struct dentry *dentry,
+	     umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_pins(dentry, "inode_mkdir");
 }
 
 SEC("lsm/inode_rename")

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -221,6 +222,20 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 	check_err(change_link(BPF_LINK_UPDATE), -EPERM, "lock: BPF_LINK_UPDATE of wx's link");
+	/* Passing for /usr/bin/krsi: refused before the kernel looks at it
+	 * (without the lock, EBUSY: this process's executable is mapped).
+	 */
+	fd = open("/usr/bin/krsi", O_RDONLY | O_CLOEXEC);
+	check_err(prctl(PR_SET_MM, PR_SET_MM_EXE_FILE, fd, 0, 0) ? -errno : 0, -EPERM,
+		  "lock: prctl(PR_SET_MM_EXE_FILE) to /usr/bin/krsi");
+	close(fd);
+	/* New names for pins would make a policy look attached. */
+	check_err(link("/sys/fs/bpf/krsi/wx/wx_mmap", "/sys/fs/bpf/krsi/extra") ?
+		  -errno : 0, -EPERM, "lock: link() of a pin to a new name");
+	check_err(symlink("/sys/fs/bpf/krsi/wx", "/sys/fs/bpf/krsi/no_setuid") ?
+		  -errno : 0, -EPERM, "lock: symlink() in /sys/fs/bpf");
+	check_err(mkdir("/sys/fs/bpf/krsi/no_setuid", 0700) ? -errno : 0, -EPERM,
+		  "lock: mkdir() in /sys/fs/bpf");
 	check_err(change_link(BPF_LINK_DETACH), -EPERM, "lock: BPF_LINK_DETACH of wx's link");
 
 	unlink(TMP_PROG);
