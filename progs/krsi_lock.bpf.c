@@ -50,7 +50,7 @@
  *    /sys/fs/bpf or any directory above it would hide the pins.
  *  - `krsi status` believes the hook files, not the pins, so an empty
  *    directory made in /sys/fs/bpf proves nothing; and it reads whether
- *    KRSI enforces from /sys/kernel/security/krsi/mode (patch 0013),
+ *    KRSI enforces from /sys/kernel/security/krsi/mode (patch 0016),
  *    never from the kernel log, which root can clear and anyone can put
  *    lines of their own into (a file name in a segfault report).
  *

@@ -37,7 +37,12 @@ for name in $series; do
 	   grep -qx 'F:	security/krsi/' "$tree/MAINTAINERS"; then
 		ignore="--ignore FILE_PATH_CHANGES"
 	fi
-	# shellcheck disable=SC2086 # $ignore is empty or two words
+	# The message types kernel/patches/checkpatch-exceptions gives, with
+	# its reasons, for this patch.
+	types=$(awk -v n="$name" '$1 == n { print $2 }' \
+		"$patchdir/checkpatch-exceptions" 2>/dev/null)
+	[ -z "$types" ] || ignore="$ignore --ignore $types"
+	# shellcheck disable=SC2086 # $ignore is empty, or --ignore TYPES pairs
 	if out=$("$tree/scripts/checkpatch.pl" --strict --no-tree -q $ignore "$f" 2>&1); then
 		echo "ok patches: $name passes checkpatch.pl --strict"
 	else

@@ -9,6 +9,8 @@
  *	read(fd, buf, 1)	file_permission
  *	open() + close()	file_open
  *	fork() + execve(tiny)	bprm_check_security
+ *	send() + recv() of one byte on a UNIX datagram socket pair
+ *				socket_sendmsg (a hot network hook)
  *
  * Then, in the same boot, the calls with the appliance's boot policies
  * attached (the lines of /etc/krsi/boot.conf, attached with `krsi attach`,
@@ -16,7 +18,7 @@
  * each exec round, so that every exec is recorded, not counted as lost.
  *
  * "krsi_bench baseline" measures the calls alone, on a kernel booted
- * without KRSI in lsm=.  Output, one line per call and configuration:
+ * without KRSI in lsm= (or with lsm=capability only).  Output, one line per call and configuration:
  *
  *	bench CALL CONFIG MEDIAN_NS MIN_NS MAX_NS
  */
@@ -27,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -55,7 +58,7 @@ static const char *const config_names[] = {
 	"trampoline-1", "trampoline-8",
 };
 
-static int bench_fd;
+static int bench_fd, sock_fds[2];
 
 static int run_read(long n)
 {
@@ -97,10 +100,23 @@ static int run_exec(long n)
 	return 0;
 }
 
+/* The receive keeps the socket's queue from filling up. */
+static int run_sendmsg(long n)
+{
+	char c = 0;
+
+	while (n--)
+		if (send(sock_fds[0], &c, 1, 0) != 1 ||
+		    recv(sock_fds[1], &c, 1, 0) != 1)
+			return -1;
+	return 0;
+}
+
 static struct call calls[] = {
 	{ "read", "file_permission", 50000, run_read },
 	{ "open", "file_open", 10000, run_open },
 	{ "exec", "bprm_check_security", 100, run_exec },
+	{ "send", "socket_sendmsg", 10000, run_sendmsg },
 };
 #define NR_CALLS (sizeof(calls) / sizeof(calls[0]))
 
@@ -240,7 +256,8 @@ int main(int argc, char **argv)
 	int r, k, i;
 
 	bench_fd = open("/etc/passwd", O_RDONLY);
-	if (bench_fd < 0 || (!baseline && btf_open(&btf))) {
+	if (bench_fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, sock_fds) ||
+	    (!baseline && btf_open(&btf))) {
 		fprintf(stderr, "krsi_bench: setup failed: %s\n", errname(errno));
 		return 1;
 	}

@@ -3,10 +3,11 @@
 # without it and against mainline's trampolines, and the appliance's build
 # and boot numbers.  Prints a table and writes it to build/bench/results.txt.
 #
-# Three boots of the test image: lsm= without krsi (the baseline), the
-# appliance's kernel (every other configuration, interleaved in one boot, see
-# tests/bench/krsi_bench.c, the calls under the boot policies included), and
-# one with the boot policies attached by /init (boot time).  Software emulation makes absolute times unstable: read the ratios.
+# Four boots of the test image: lsm= without krsi (the baseline), lsm= with
+# capabilities only, the appliance's kernel (every other configuration,
+# interleaved in one boot, see tests/bench/krsi_bench.c, the calls under the
+# boot policies included), and one with the boot policies attached by /init
+# (boot time).  Software emulation makes absolute times unstable: read the ratios.
 set -u
 
 build=${BUILD:-build}
@@ -33,6 +34,10 @@ policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf | paste
 
 start=$(date +%s)
 bench baseline "lsm=capability,bpf krsi.tests=baseline"
+# The appliance's kernel with no LSM but capabilities: what KRSI and the
+# BPF LSM cost together when no program is attached.
+bench capability "lsm=capability krsi.tests=baseline"
+sed -i 's/^\(bench [a-z]*\) baseline /\1 capability /' "$dir/capability.lines"
 bench krsi "krsi.tests=bench"
 bench boot "krsi.tests=boottime krsi.policies=$policies"
 boots=$(( $(date +%s) - start ))
@@ -74,6 +79,21 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 				printf("%-5s %-13s %10d %17s %11s %13s\n", call, configs[k],
 				       med[key], "[" lo[key] ".." hi[key] "]", vs, tr)
 			}
+		}
+	}'
+	echo
+	echo "the appliance kernel, KRSI and the BPF LSM active, no program attached,"
+	echo "against the same kernel booted with lsm=capability (another boot):"
+	cat "$dir/capability.lines" "$dir/krsi.lines" | awk '
+	$1 == "bench" && ($3 == "capability" || $3 == "krsi-empty") {
+		med[$2 " " $3] = $4
+		if ($3 == "capability") calls[++n] = $2
+	}
+	END {
+		for (c = 1; c <= n; c++) {
+			cap = med[calls[c] " capability"]; k = med[calls[c] " krsi-empty"]
+			printf("%-5s %-13s %10d  capability %d  x %s\n", calls[c],
+			       "krsi-empty", k, cap, cap ? sprintf("%.3f", k / cap) : "-")
 		}
 	}'
 	echo
@@ -126,5 +146,5 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 } | tee "$out"
 
 # Every configuration must have a result.
-[ "$(cat "$dir/baseline.lines" "$dir/krsi.lines" |
-	grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 27 ]
+[ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" |
+	grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq 40 ]

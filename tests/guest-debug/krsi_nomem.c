@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Booted on the debug kernel with krsi.tests=nomem: a detach whose new
- * program array cannot be allocated still detaches (patch 0012).  The
+ * program array cannot be allocated still detaches (patch 0015).  The
  * failure is injected with CONFIG_FAILSLAB and /proc/thread-self/fail-nth:
  * the first slab allocation of bpf(BPF_PROG_DETACH), the array, fails.
  */

@@ -117,7 +117,7 @@ static int load_func_ip_prog(int btf_id)
 
 /*
  * The same through mainline's trampoline (BPF_RAW_TRACEPOINT_OPEN), which
- * asks for CAP_MAC_ADMIN too since patch 0011: the system's bar for
+ * asks for CAP_MAC_ADMIN too since patch 0014: the system's bar for
  * attaching an LSM program is the same whichever way.
  */
 static int cap_bpf_only_trampoline(void)
@@ -266,14 +266,14 @@ static void test_every_hook(void)
 /*
  * A program that stores a number into ctx[0]: were it loaded, the next
  * program on the hook would use that number as the hook's task pointer.
- * The verifier refuses it (patch 0010), for the trampoline and for KRSI
+ * The verifier refuses it (patch 0013), for the trampoline and for KRSI
  * alike, since both load LSM programs the same way.  Returns the load's
  * errno and whether the verifier's log says why.
  */
 static int load_ctx_writer(int btf_id, bool *said_why)
 {
 	/* r2 = 0x1000; *(u64 *)(r1 + 0) = r2; return 0.  (An immediate
-	 * store, BPF_ST, into the context was refused before patch 0010.)
+	 * store, BPF_ST, into the context was refused before patch 0013.)
 	 */
 	static const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2,

@@ -62,4 +62,19 @@ for patch in $(grep -v -e '^#' -e '^[[:space:]]*$' "$patchdir/series"); do
 	build "$patch"
 done
 build "CONFIG_SECURITY_BPF off" -d SECURITY_BPF
+# Every other LSM of the tree still builds on the static calls of patches
+# 0001-0003: without KRSI, with Landlock, Yama, AppArmor and SELinux (and
+# what they depend on).  olddefconfig would drop one silently if a
+# dependency were missing, so the configuration is checked too.
+others="SECURITY_LANDLOCK SECURITY_YAMA SECURITY_APPARMOR SECURITY_SELINUX"
+# shellcheck disable=SC2046 # one -e per option, split on purpose
+build "CONFIG_SECURITY_BPF off, Landlock, Yama, AppArmor and SELinux on" \
+	-d SECURITY_BPF -e AUDIT -e SECURITY_PATH -e SECURITY_NETWORK \
+	$(for o in $others; do printf -- "-e %s " "$o"; done)
+for o in $others; do
+	if ! grep -qx "CONFIG_$o=y" "$out/.config"; then
+		echo "not ok series: CONFIG_$o is not in the configuration built"
+		status=1
+	fi
+done
 exit $status

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The LSM framework calls KRSI's hook, and the BPF LSM's stub, only while
+ * the hook has a program (patches 0003 and 0030 turn their static call
+ * slots on and off).  Whatever the race with calls on another CPU, a call
+ * made after an attach returns must run the program, and one made after
+ * the last detach returns must not: attach, call, detach, call, many
+ * times, through a hook file, a KRSI link and the trampoline, while
+ * another thread keeps calling the hook.
+ */
+#include <errno.h>
+#include <linux/bpf.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "guest.h"
+#include "krsi_test.lskel.h"
+#include "sysbpf.h"
+
+#define TARGET		"/tmp/krsi_slots.target"
+#define CYCLES		1000
+#define TRAMP_CYCLES	30
+
+static struct krsi_test *skel;
+static atomic_bool stop;
+static atomic_ulong background_opens;
+
+static void *hammer(void *unused)
+{
+	(void)unused;
+	while (!atomic_load(&stop)) {
+		try_open(TARGET);
+		atomic_fetch_add(&background_opens, 1);
+	}
+	return NULL;
+}
+
+/* One cycle's two results, as a count of the wrong ones. */
+static int wrong(int denied, int allowed)
+{
+	return (denied != -EPERM) + (allowed != 0);
+}
+
+static void test_hook_file(void)
+{
+	int deny = skel->progs.deny.prog_fd, i, bad = 0, failed = 0;
+
+	for (i = 0; i < CYCLES; i++) {
+		int denied, allowed;
+
+		failed += !!krsi_attach("file_open", deny, 0);
+		denied = try_open(TARGET);
+		failed += !!krsi_detach("file_open", deny);
+		allowed = try_open(TARGET);
+		bad += wrong(denied, allowed);
+	}
+	check(!failed, "hook file: %d attaches and detaches, %d failed", CYCLES,
+	      failed);
+	check(!bad, "hook file: denied right after each attach, allowed right "
+	      "after each detach (%d wrong of %d)", bad, 2 * CYCLES);
+}
+
+static void test_link(void)
+{
+	int deny = skel->progs.deny.prog_fd, i, bad = 0, failed = 0;
+
+	for (i = 0; i < CYCLES; i++) {
+		int link = krsi_link_create("file_open", deny), denied, allowed;
+
+		failed += link < 0;
+		denied = try_open(TARGET);
+		if (link >= 0)
+			close(link);
+		allowed = try_open(TARGET);
+		bad += wrong(denied, allowed);
+	}
+	check(!failed, "KRSI link: %d links made and closed, %d failed", CYCLES,
+	      failed);
+	check(!bad, "KRSI link: denied right after each link, allowed right "
+	      "after its close (%d wrong of %d)", bad, 2 * CYCLES);
+}
+
+/* A program attaches by trampoline once in its life: a fresh one each. */
+static void test_trampoline(void)
+{
+	int i, bad = 0, failed = 0;
+
+	for (i = 0; i < TRAMP_CYCLES; i++) {
+		struct krsi_test *t = krsi_test__open_and_load();
+		int link = -1, denied, allowed;
+
+		if (t) {
+			t->bss->target_tgid = skel->bss->target_tgid;
+			t->bss->target_ino = skel->bss->target_ino;
+			t->bss->deny_ret = -EPERM;
+			link = skel_raw_tracepoint_open(NULL, t->progs.deny.prog_fd);
+		}
+		failed += link < 0;
+		denied = try_open(TARGET);
+		if (link >= 0)
+			close(link);
+		allowed = try_open(TARGET);
+		bad += wrong(denied, allowed);
+		if (t)
+			krsi_test__destroy(t);
+	}
+	check(!failed, "trampoline: %d links made and closed, %d failed",
+	      TRAMP_CYCLES, failed);
+	check(!bad, "trampoline: denied right after each link, allowed right "
+	      "after its close (%d wrong of %d)", bad, 2 * TRAMP_CYCLES);
+}
+
+int main(void)
+{
+	unsigned long ino = make_target(TARGET);
+	pthread_t thread;
+
+	if (!check(ino != 0, "create %s", TARGET))
+		return check_exit();
+	skel = krsi_test__open_and_load();
+	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
+		return check_exit();
+	skel->bss->target_tgid = getpid();
+	skel->bss->target_ino = ino;
+	skel->bss->deny_ret = -EPERM;
+	if (!check(pthread_create(&thread, NULL, hammer, NULL) == 0,
+		   "start a thread that opens the target in a loop"))
+		return check_exit();
+
+	test_hook_file();
+	test_link();
+	test_trampoline();
+
+	atomic_store(&stop, true);
+	pthread_join(thread, NULL);
+	check(atomic_load(&background_opens) > 0,
+	      "the other thread called the hook meanwhile (%lu opens)",
+	      atomic_load(&background_opens));
+	krsi_test__destroy(skel);
+	unlink(TARGET);
+	return check_exit();
+}
