@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "guest.h"
-#include "krsi_test.lskel.h"
+#include "test_skel.h"
 #include "sysbpf.h"
 
 #define TARGET	"/tmp/krsi_links.target"
@@ -384,15 +384,10 @@ static void test_names(void)
 
 int main(void)
 {
-	unsigned long ino = make_target(TARGET);
 
-	if (!check(ino != 0, "create %s", TARGET))
+	skel = load_for_target(TARGET);
+	if (!skel)
 		return check_exit();
-	skel = krsi_test__open_and_load();
-	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
-		return check_exit();
-	skel->bss->target_tgid = getpid();
-	skel->bss->target_ino = ino;
 
 	test_create_errors();
 	test_lifetime();

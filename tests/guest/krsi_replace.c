@@ -15,7 +15,7 @@
 #include "bpf_raw.h"
 #include "btf_lookup.h"
 #include "guest.h"
-#include "krsi_test.lskel.h"
+#include "test_skel.h"
 
 #define TARGET		"/tmp/krsi_replace.target"
 #define REPLACEMENTS	5000
@@ -187,15 +187,10 @@ static void test_empty_names(void)
 
 int main(void)
 {
-	unsigned long ino = make_target(TARGET);
 
-	if (!check(ino != 0, "create %s", TARGET))
+	skel = load_for_target(TARGET);
+	if (!skel)
 		return check_exit();
-	skel = krsi_test__open_and_load();
-	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
-		return check_exit();
-	skel->bss->target_tgid = getpid();
-	skel->bss->target_ino = ino;
 
 	test_replace();
 	test_concurrent();

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "guest.h"
-#include "krsi_test.lskel.h"
+#include "test_skel.h"
 #include "sysbpf.h"
 
 #define TARGET		"/tmp/krsi_slots.target"
@@ -44,6 +44,14 @@ static int wrong(int denied, int allowed)
 	return (denied != -EPERM) + (allowed != 0);
 }
 
+static void report(const char *way, int cycles, int failed, int bad)
+{
+	check(!failed, "%s: %d attaches and detaches, %d failed", way, cycles,
+	      failed);
+	check(!bad, "%s: denied right after each attach, allowed right after "
+	      "each detach (%d wrong of %d)", way, bad, 2 * cycles);
+}
+
 static void test_hook_file(void)
 {
 	int deny = skel->progs.deny.prog_fd, i, bad = 0, failed = 0;
@@ -57,10 +65,7 @@ static void test_hook_file(void)
 		allowed = try_open(TARGET);
 		bad += wrong(denied, allowed);
 	}
-	check(!failed, "hook file: %d attaches and detaches, %d failed", CYCLES,
-	      failed);
-	check(!bad, "hook file: denied right after each attach, allowed right "
-	      "after each detach (%d wrong of %d)", bad, 2 * CYCLES);
+	report("hook file", CYCLES, failed, bad);
 }
 
 static void test_link(void)
@@ -77,10 +82,7 @@ static void test_link(void)
 		allowed = try_open(TARGET);
 		bad += wrong(denied, allowed);
 	}
-	check(!failed, "KRSI link: %d links made and closed, %d failed", CYCLES,
-	      failed);
-	check(!bad, "KRSI link: denied right after each link, allowed right "
-	      "after its close (%d wrong of %d)", bad, 2 * CYCLES);
+	report("KRSI link (made, then closed)", CYCLES, failed, bad);
 }
 
 /* A program attaches by trampoline once in its life: a fresh one each. */
@@ -107,24 +109,16 @@ static void test_trampoline(void)
 		if (t)
 			krsi_test__destroy(t);
 	}
-	check(!failed, "trampoline: %d links made and closed, %d failed",
-	      TRAMP_CYCLES, failed);
-	check(!bad, "trampoline: denied right after each link, allowed right "
-	      "after its close (%d wrong of %d)", bad, 2 * TRAMP_CYCLES);
+	report("trampoline link (made, then closed)", TRAMP_CYCLES, failed, bad);
 }
 
 int main(void)
 {
-	unsigned long ino = make_target(TARGET);
 	pthread_t thread;
 
-	if (!check(ino != 0, "create %s", TARGET))
+	skel = load_for_target(TARGET);
+	if (!skel)
 		return check_exit();
-	skel = krsi_test__open_and_load();
-	if (!check(skel != NULL, "load krsi_test.bpf.o (%s)", errname(errno)))
-		return check_exit();
-	skel->bss->target_tgid = getpid();
-	skel->bss->target_ino = ino;
 	skel->bss->deny_ret = -EPERM;
 	if (!check(pthread_create(&thread, NULL, hammer, NULL) == 0,
 		   "start a thread that opens the target in a loop"))
