@@ -45,7 +45,7 @@ LDFLAGS := -static -s
 BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build bench check-series deps \
+.PHONY: all kernel userspace run test test-build bench check-series deps build-times \
 	clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
@@ -60,6 +60,7 @@ help:
 	@echo "make test       install deps, build, run host and in-guest tests"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
+	@echo "make build-times   a cold build in a scratch dir, timed stage by stage"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"
 	@echo "make distclean  remove everything built, kernel tree included"
@@ -77,6 +78,11 @@ test: deps all test-build
 # mainline's trampolines (tests/bench/run-bench.sh).
 bench: deps all $(BUILD)/test/initramfs.cpio.gz
 	tests/bench/run-bench.sh
+
+# Where a cold build's time goes: everything make test needs, built again
+# in $(BUILD)/build-times/ with an empty ccache (tools/build/build-times.sh).
+build-times: deps
+	tools/build/build-times.sh $(abspath $(BUILD))/build-times
 
 # Every patch of the series builds on its own, and the whole series with
 # CONFIG_SECURITY_BPF off: one kernel build per step, so not part of test.
