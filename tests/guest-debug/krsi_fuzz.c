@@ -323,14 +323,8 @@ static int prog_fd_by_id(__u32 id)
 
 static int prog_info(int fd, struct bpf_prog_info *info)
 {
-	union bpf_attr attr;
-
 	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = (unsigned long)info;
-	return (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	return sys_bpf_obj_info(fd, info, sizeof(*info));
 }
 
 /* "return 0" as any program type, for the descriptors of the wrong kind. */

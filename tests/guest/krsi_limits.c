@@ -21,14 +21,9 @@
 static int attach_btf_id(int prog_fd)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+	if (sys_bpf_obj_info(prog_fd, &info, sizeof(info)))
 		return 0;
 	return info.attach_btf_id;
 }

@@ -30,42 +30,11 @@ static const char *list(void)
 	return hook_list("file_open", buf, sizeof(buf));
 }
 
-static int link_create_fd(int hook_fd, int prog_fd, unsigned int flags)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = prog_fd;
-	attr.link_create.target_fd = hook_fd;
-	attr.link_create.attach_type = BPF_LSM_MAC;
-	attr.link_create.flags = flags;
-	return (int)sys_bpf(BPF_LINK_CREATE, &attr);
-}
-
-static int link_update(int link, int prog, int old, unsigned int flags)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_update.link_fd = link;
-	attr.link_update.new_prog_fd = prog;
-	attr.link_update.old_prog_fd = old;
-	attr.link_update.flags = flags;
-	return (int)sys_bpf(BPF_LINK_UPDATE, &attr);
-}
-
 static int attach_replace(int prog, int old, unsigned int flags)
 {
 	int hook_fd = krsi_hook_open("file_open", O_RDWR), err;
-	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.target_fd = hook_fd;
-	attr.attach_bpf_fd = prog;
-	attr.attach_type = BPF_LSM_MAC;
-	attr.attach_flags = flags;
-	attr.replace_bpf_fd = old;
-	err = (int)sys_bpf(BPF_PROG_ATTACH, &attr);
+	err = krsi_attach_replace_fd(hook_fd, prog, old, flags);
 	close(hook_fd);
 	return err;
 }
@@ -73,14 +42,9 @@ static int attach_replace(int prog, int old, unsigned int flags)
 static __u32 prog_id(int prog_fd)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
 	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (unsigned long)&info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? 0 : info.id;
+	return sys_bpf_obj_info(prog_fd, &info, sizeof(info)) ? 0 : info.id;
 }
 
 /* The "hook:" line of the link's fdinfo, or "?". */
@@ -107,7 +71,7 @@ static int fd_prog, fd_other;
 /* As a user without CAP_MAC_ADMIN, on descriptors opened as root. */
 static int update_unprivileged(void)
 {
-	return link_update(fd_other, fd_prog, 0, 0);
+	return krsi_link_update(fd_other, fd_prog, 0, 0);
 }
 
 static int detach_unprivileged(void)
@@ -117,7 +81,7 @@ static int detach_unprivileged(void)
 
 static int create_unprivileged(void)
 {
-	return link_create_fd(fd_other, fd_prog, 0);
+	return krsi_link_create_fd(fd_other, fd_prog, 0);
 }
 
 /* Refusals of BPF_LINK_CREATE, each with its errno. */
@@ -128,15 +92,15 @@ static void test_create_errors(void)
 	int rw = krsi_hook_open("file_open", O_RDWR);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	check_err(link_create_fd(ro, deny, 0), -EACCES,
+	check_err(krsi_link_create_fd(ro, deny, 0), -EACCES,
 		  "link on the hook file opened read-only");
-	check_err(link_create_fd(null, deny, 0), -ENOTTY,
+	check_err(krsi_link_create_fd(null, deny, 0), -ENOTTY,
 		  "link on a file that is no hook file");
-	check_err(link_create_fd(999, deny, 0), -EBADF, "link on a bad descriptor");
-	check_err(link_create_fd(rw, deny, 1), -EINVAL, "link with flags");
-	check_err(link_create_fd(rw, skel->progs.prctl_allow.prog_fd, 0), -EXDEV,
+	check_err(krsi_link_create_fd(999, deny, 0), -EBADF, "link on a bad descriptor");
+	check_err(krsi_link_create_fd(rw, deny, 1), -EINVAL, "link with flags");
+	check_err(krsi_link_create_fd(rw, skel->progs.prctl_allow.prog_fd, 0), -EXDEV,
 		  "link of a program verified for task_prctl on file_open");
-	check_err(link_create_fd(rw, skel->progs.not_lsm.prog_fd, 0), -EINVAL,
+	check_err(krsi_link_create_fd(rw, skel->progs.not_lsm.prog_fd, 0), -EINVAL,
 		  "link of a socket filter program");
 	fd_other = rw;
 	fd_prog = deny;
@@ -154,7 +118,6 @@ static void test_lifetime(void)
 {
 	int deny = skel->progs.deny.prog_fd, link, link2, len;
 	struct krsi_link_info info;
-	union bpf_attr attr;
 	char small[4];
 	struct bpf_link_info li;
 
@@ -177,17 +140,13 @@ static void test_lifetime(void)
 	memset(&li, 0, sizeof(li));
 	li.krsi.hook_name = (unsigned long)small;
 	li.krsi.hook_name_len = sizeof(small);
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = link;
-	attr.info.info_len = sizeof(li);
-	attr.info.info = (unsigned long)&li;
-	len = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	len = sys_bpf_obj_info(link, &li, sizeof(li));
 	check(len == -ENOSPC && !strcmp(small, "fil"),
 	      "a short buffer: ENOSPC and what fits, \"fil\" (%s, '%s')",
 	      errname(-len), small);
 	li.krsi.hook_name = 0;
 	li.krsi.hook_name_len = 0;
-	len = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	len = sys_bpf_obj_info(link, &li, sizeof(li));
 	check(!len && li.krsi.hook_name_len == 10,
 	      "no buffer: the length it takes, 10 (%s, %u)",
 	      len ? errname(-len) : "ok", li.krsi.hook_name_len);
@@ -217,7 +176,7 @@ static void test_lifetime(void)
 	      fdinfo_hook(link));
 	check(krsi_link_info(link, &info) == 0 && !info.hook[0],
 	      "bpf_link_info names no hook: '%s'", info.hook);
-	check_err(link_update(link, skel->progs.order_a.prog_fd, 0, 0), -ENOLINK,
+	check_err(krsi_link_update(link, skel->progs.order_a.prog_fd, 0, 0), -ENOLINK,
 		  "BPF_LINK_UPDATE of a detached link");
 	check_err(krsi_link_detach(link), 0, "BPF_LINK_DETACH again changes nothing");
 	close(link);
@@ -276,14 +235,14 @@ static void test_update(void)
 	link = krsi_link_create("file_open", v1);
 	if (!check(link >= 0, "create a link of rep__v1"))
 		return;
-	check_err(link_update(link, skel->progs.prctl_allow.prog_fd, 0, 0), -EXDEV,
+	check_err(krsi_link_update(link, skel->progs.prctl_allow.prog_fd, 0, 0), -EXDEV,
 		  "update with a program verified for task_prctl");
-	check_err(link_update(link, skel->progs.not_lsm.prog_fd, 0, 0), -EINVAL,
+	check_err(krsi_link_update(link, skel->progs.not_lsm.prog_fd, 0, 0), -EINVAL,
 		  "update with a socket filter program");
-	check_err(link_update(link, v2, a, BPF_F_REPLACE), -EPERM,
+	check_err(krsi_link_update(link, v2, a, BPF_F_REPLACE), -EPERM,
 		  "update with BPF_F_REPLACE and the wrong old program");
 	check_err(krsi_attach("file_open", a, 0), 0, "attach order_a beside it");
-	check_err(link_update(link, a, 0, 0), -EEXIST,
+	check_err(krsi_link_update(link, a, 0, 0), -EEXIST,
 		  "update to a program the hook runs already");
 	check_err(attach_replace(v2, v1, BPF_F_REPLACE), -EBUSY,
 		  "BPF_PROG_ATTACH with BPF_F_REPLACE of the link's program");
@@ -296,11 +255,11 @@ static void test_update(void)
 	check(!strcmp(list(), "rep__v1\norder_a\n"), "no refusal changed anything: '%s'",
 	      oneline(list()));
 
-	check_err(link_update(link, v2, v1, BPF_F_REPLACE), 0,
+	check_err(krsi_link_update(link, v2, v1, BPF_F_REPLACE), 0,
 		  "update to rep__v2 with BPF_F_REPLACE and the right old program");
 	check(!strcmp(list(), "rep__v2\norder_a\n"), "rep__v2 runs in rep__v1's place: '%s'",
 	      oneline(list()));
-	check_err(link_update(link, v2, 0, 0), 0, "update to its own program: nothing to do");
+	check_err(krsi_link_update(link, v2, 0, 0), 0, "update to its own program: nothing to do");
 	check_err(krsi_detach("file_open", v1), -ENOENT, "rep__v1 is no longer attached");
 	check_err(krsi_detach("file_open", a), 0, "detach order_a");
 
@@ -310,7 +269,7 @@ static void test_update(void)
 	while (!atomic_load(&opens))
 		sched_yield();
 	for (i = 0; i < SWAPS; i++)
-		failed += !!link_update(link, i % 2 ? v2 : v1, 0, 0);
+		failed += !!krsi_link_update(link, i % 2 ? v2 : v1, 0, 0);
 	atomic_store(&stop, true);
 	pthread_join(thread, NULL);
 	check(!failed, "%d updates, %d failed", SWAPS, failed);

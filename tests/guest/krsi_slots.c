@@ -44,6 +44,19 @@ static int wrong(int denied, int allowed)
 	return (denied != -EPERM) + (allowed != 0);
 }
 
+/*
+ * The wrong results of one cycle through a link, @link (negative: not
+ * made): call, close the link, call again.
+ */
+static int link_cycle(int link)
+{
+	int denied = try_open(TARGET);
+
+	if (link >= 0)
+		close(link);
+	return wrong(denied, try_open(TARGET));
+}
+
 static void report(const char *way, int cycles, int failed, int bad)
 {
 	check(!failed, "%s: %d attaches and detaches, %d failed", way, cycles,
@@ -73,14 +86,10 @@ static void test_link(void)
 	int deny = skel->progs.deny.prog_fd, i, bad = 0, failed = 0;
 
 	for (i = 0; i < CYCLES; i++) {
-		int link = krsi_link_create("file_open", deny), denied, allowed;
+		int link = krsi_link_create("file_open", deny);
 
 		failed += link < 0;
-		denied = try_open(TARGET);
-		if (link >= 0)
-			close(link);
-		allowed = try_open(TARGET);
-		bad += wrong(denied, allowed);
+		bad += link_cycle(link);
 	}
 	report("KRSI link (made, then closed)", CYCLES, failed, bad);
 }
@@ -92,7 +101,7 @@ static void test_trampoline(void)
 
 	for (i = 0; i < TRAMP_CYCLES; i++) {
 		struct krsi_test *t = krsi_test__open_and_load();
-		int link = -1, denied, allowed;
+		int link = -1;
 
 		if (t) {
 			t->bss->target_tgid = skel->bss->target_tgid;
@@ -101,11 +110,7 @@ static void test_trampoline(void)
 			link = skel_raw_tracepoint_open(NULL, t->progs.deny.prog_fd);
 		}
 		failed += link < 0;
-		denied = try_open(TARGET);
-		if (link >= 0)
-			close(link);
-		allowed = try_open(TARGET);
-		bad += wrong(denied, allowed);
+		bad += link_cycle(link);
 		if (t)
 			krsi_test__destroy(t);
 	}

@@ -16,12 +16,15 @@
 #include "krsi.h"
 #include "sysbpf.h"
 
-/* The id of the KRSI link of @prog_id on @hook, 0 if none, or -errno. */
-static int link_of(const char *hook, __u32 prog_id)
+/*
+ * Set the link id of each of the @n programs of @hook that a KRSI link
+ * holds, in one walk of the kernel's links: 0, or a negative errno.
+ */
+static int set_links(const char *hook, struct hook_program *progs, int n)
 {
 	union bpf_attr attr;
 	__u32 id = 0;
-	int fd, err;
+	int fd, err, i;
 
 	for (;;) {
 		struct krsi_link_info info;
@@ -30,7 +33,7 @@ static int link_of(const char *hook, __u32 prog_id)
 		attr.start_id = id;
 		err = (int)sys_bpf(BPF_LINK_GET_NEXT_ID, &attr);
 		if (err)
-			return err == -ENOENT ? 0 : err;
+			return err == -ENOENT ? 0 : err;	/* no more */
 		id = attr.next_id;
 		memset(&attr, 0, sizeof(attr));
 		attr.link_id = id;
@@ -43,9 +46,11 @@ static int link_of(const char *hook, __u32 prog_id)
 		close(fd);
 		if (err)
 			return err;
-		if (info.type == BPF_LINK_TYPE_KRSI && info.prog_id == prog_id &&
-		    !strcmp(info.hook, hook))
-			return (int)info.link_id;
+		if (info.type != BPF_LINK_TYPE_KRSI || strcmp(info.hook, hook))
+			continue;
+		for (i = 0; i < n; i++)
+			if (progs[i].prog_id == info.prog_id)
+				progs[i].link_id = info.link_id;
 	}
 }
 
@@ -57,7 +62,7 @@ int hook_programs(const char *hook, struct hook_program *progs, int max)
 {
 	char buf[4096], *line, *save;
 	__u32 ids[KRSI_MAX_HOOK_PROGS];
-	int tries, n = 0, nr_ids, i;
+	int tries, n = 0, nr_ids, i, err;
 	ssize_t len;
 
 	for (tries = 0; tries < 3; tries++) {
@@ -82,12 +87,8 @@ int hook_programs(const char *hook, struct hook_program *progs, int max)
 		return -EAGAIN;
 	if (n > max)
 		return -E2BIG;
-	for (i = 0; i < n; i++) {
-		int link = link_of(hook, progs[i].prog_id);
-
-		if (link < 0)
-			return link;
-		progs[i].link_id = (__u32)link;
-	}
-	return n;
+	for (i = 0; i < n; i++)
+		progs[i].link_id = 0;
+	err = set_links(hook, progs, n);
+	return err ? err : n;
 }

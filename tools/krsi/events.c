@@ -78,18 +78,6 @@ static struct pending pending[MAX_PENDING];
 static int nr_pending;
 static unsigned long arrivals;
 
-static int map_info(int fd, struct bpf_map_info *info)
-{
-	union bpf_attr attr;
-
-	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = (unsigned long)info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
-}
-
 static void print_event(const struct krsi_event *ev)
 {
 	char line[2048];
@@ -295,7 +283,8 @@ static int open_sources(void)
 				      p->name);
 				break;
 			}
-			err = map_info(fd, &info);
+			memset(&info, 0, sizeof(info));
+			err = sys_bpf_obj_info(fd, &info, sizeof(info));
 			if (!err && info.type == BPF_MAP_TYPE_RINGBUF)
 				err = add_ringbuf(fd, &info);
 			else if (!err && info.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {

@@ -133,11 +133,7 @@ static int prog_info(__u32 id, struct bpf_prog_info *info)
 	if (fd < 0)
 		return fd;
 	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = (unsigned long)info;
-	err = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	err = sys_bpf_obj_info(fd, info, sizeof(*info));
 	close(fd);
 	return err;
 }

@@ -309,7 +309,7 @@ static int attach_progs(const struct policy *p, void *skel, bool replace,
 		int old = replace ? pinned(p, prog->name) : -ENOENT;
 
 		if (old >= 0) {
-			err = krsi_link_update(old, prog_fd);
+			err = krsi_link_update(old, prog_fd, 0, 0);
 			close(old);
 		} else if (old == -ENOENT) {
 			links[i] = krsi_link_create(prog->hook, prog_fd);

@@ -41,7 +41,8 @@ ssize_t krsi_hook_read(const char *hook, char *buf, size_t size)
 	return len;
 }
 
-static int bpf_prog_cmd(int cmd, int hook_fd, int prog_fd, unsigned int flags)
+static int bpf_prog_cmd(int cmd, int hook_fd, int prog_fd, int replace_fd,
+			unsigned int flags)
 {
 	union bpf_attr attr;
 
@@ -50,17 +51,24 @@ static int bpf_prog_cmd(int cmd, int hook_fd, int prog_fd, unsigned int flags)
 	attr.attach_bpf_fd = prog_fd;
 	attr.attach_type = BPF_LSM_MAC;
 	attr.attach_flags = flags;
+	attr.replace_bpf_fd = replace_fd;
 	return (int)sys_bpf(cmd, &attr);
 }
 
 int krsi_attach_fd(int hook_fd, int prog_fd, unsigned int flags)
 {
-	return bpf_prog_cmd(BPF_PROG_ATTACH, hook_fd, prog_fd, flags);
+	return bpf_prog_cmd(BPF_PROG_ATTACH, hook_fd, prog_fd, 0, flags);
+}
+
+int krsi_attach_replace_fd(int hook_fd, int prog_fd, int replace_fd,
+			   unsigned int flags)
+{
+	return bpf_prog_cmd(BPF_PROG_ATTACH, hook_fd, prog_fd, replace_fd, flags);
 }
 
 int krsi_detach_fd(int hook_fd, int prog_fd)
 {
-	return bpf_prog_cmd(BPF_PROG_DETACH, hook_fd, prog_fd, 0);
+	return bpf_prog_cmd(BPF_PROG_DETACH, hook_fd, prog_fd, 0, 0);
 }
 
 int krsi_attach(const char *hook, int prog_fd, unsigned int flags)
@@ -106,30 +114,40 @@ int krsi_hook_query(const char *hook, __u32 *ids, __u32 max)
 	return err && err != -ENOSPC ? err : (int)attr.query.prog_cnt;
 }
 
-int krsi_link_create(const char *hook, int prog_fd)
+int krsi_link_create_fd(int hook_fd, int prog_fd, unsigned int flags)
 {
 	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.target_fd = hook_fd;
+	attr.link_create.attach_type = BPF_LSM_MAC;
+	attr.link_create.flags = flags;
+	return (int)sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+int krsi_link_create(const char *hook, int prog_fd)
+{
 	int hook_fd, fd;
 
 	hook_fd = krsi_hook_open(hook, O_RDWR);
 	if (hook_fd < 0)
 		return hook_fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.prog_fd = prog_fd;
-	attr.link_create.target_fd = hook_fd;
-	attr.link_create.attach_type = BPF_LSM_MAC;
-	fd = (int)sys_bpf(BPF_LINK_CREATE, &attr);
+	fd = krsi_link_create_fd(hook_fd, prog_fd, 0);
 	close(hook_fd);
 	return fd;
 }
 
-int krsi_link_update(int link_fd, int prog_fd)
+int krsi_link_update(int link_fd, int prog_fd, int old_prog_fd,
+		     unsigned int flags)
 {
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.link_update.link_fd = link_fd;
 	attr.link_update.new_prog_fd = prog_fd;
+	attr.link_update.old_prog_fd = old_prog_fd;
+	attr.link_update.flags = flags;
 	return (int)sys_bpf(BPF_LINK_UPDATE, &attr);
 }
 
@@ -145,18 +163,13 @@ int krsi_link_detach(int link_fd)
 int krsi_link_info(int link_fd, struct krsi_link_info *info)
 {
 	struct bpf_link_info li;
-	union bpf_attr attr;
 	int err;
 
 	memset(info, 0, sizeof(*info));
 	memset(&li, 0, sizeof(li));
 	li.krsi.hook_name = (unsigned long)info->hook;
 	li.krsi.hook_name_len = sizeof(info->hook);
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = link_fd;
-	attr.info.info_len = sizeof(li);
-	attr.info.info = (unsigned long)&li;
-	err = (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+	err = sys_bpf_obj_info(link_fd, &li, sizeof(li));
 	if (err)
 		return err;
 	info->link_id = li.id;

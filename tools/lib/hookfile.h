@@ -33,6 +33,10 @@ ssize_t krsi_hook_read(const char *hook, char *buf, size_t size);
 int krsi_attach_fd(int hook_fd, int prog_fd, unsigned int flags);
 int krsi_detach_fd(int hook_fd, int prog_fd);
 
+/* The same attach, with replace_bpf_fd @replace_fd (for BPF_F_REPLACE). */
+int krsi_attach_replace_fd(int hook_fd, int prog_fd, int replace_fd,
+			   unsigned int flags);
+
 /* The same, by hook name. */
 int krsi_attach(const char *hook, int prog_fd, unsigned int flags);
 int krsi_detach(const char *hook, int prog_fd);
@@ -43,11 +47,18 @@ int krsi_detach(const char *hook, int prog_fd);
  */
 int krsi_hook_query(const char *hook, __u32 *ids, __u32 max);
 
-/* A KRSI link of @prog_fd on @hook: its descriptor. */
+/* A KRSI link of @prog_fd on the hook file @hook_fd: its descriptor. */
+int krsi_link_create_fd(int hook_fd, int prog_fd, unsigned int flags);
+
+/* The same, by hook name, with no flags. */
 int krsi_link_create(const char *hook, int prog_fd);
 
-/* Swap the program of the link @link_fd for @prog_fd, in place. */
-int krsi_link_update(int link_fd, int prog_fd);
+/*
+ * Swap the program of the link @link_fd for @prog_fd, in place; with
+ * BPF_F_REPLACE in @flags, only if its program is @old_prog_fd.
+ */
+int krsi_link_update(int link_fd, int prog_fd, int old_prog_fd,
+		     unsigned int flags);
 
 /* Detach the link @link_fd now, whoever else holds it. */
 int krsi_link_detach(int link_fd);

@@ -2,6 +2,7 @@
 #include "sysbpf.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -10,4 +11,15 @@ long sys_bpf(int cmd, union bpf_attr *attr)
 	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 
 	return ret < 0 ? -errno : ret;
+}
+
+int sys_bpf_obj_info(int fd, void *info, __u32 size)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = size;
+	attr.info.info = (unsigned long)info;
+	return (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
 }

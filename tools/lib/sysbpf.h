@@ -11,4 +11,11 @@
  */
 long sys_bpf(int cmd, union bpf_attr *attr);
 
+/*
+ * bpf(BPF_OBJ_GET_INFO_BY_FD) of the program, map or link @fd into @info,
+ * @size bytes whose input fields (buffers and their lengths) the caller
+ * has set and the others zeroed: 0 or a negative errno.
+ */
+int sys_bpf_obj_info(int fd, void *info, __u32 size);
+
 #endif
