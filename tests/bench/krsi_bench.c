@@ -3,8 +3,11 @@
  * krsi_bench: the cost per call of three hooked system calls, with no
  * program, with 1 and with 8 allow-everything programs, attached through
  * KRSI (by BPF_PROG_ATTACH, and as KRSI links) and through mainline's
- * trampoline (trampoline links), all in one boot; rounds of the
- * configurations are interleaved so that drift hits them all alike.
+ * trampoline (trampoline links), all in one boot.  Rounds of the
+ * configurations are interleaved, and each round starts the cycle of
+ * configurations one further on, so that neither drift nor what the round
+ * before left behind (memory to free after an RCU grace period, say)
+ * falls on one configuration more than on another.
  *
  *	read(fd, buf, 1)	file_permission
  *	open() + close()	file_open
@@ -18,12 +21,16 @@
  * each exec round, so that every exec is recorded, not counted as lost.
  *
  * "krsi_bench baseline" measures the calls alone, on a kernel booted
- * without KRSI in lsm= (or with lsm=capability only).  Output, one line per call and configuration:
+ * without KRSI in lsm= (or with lsm=capability only), after the same
+ * preparation: the kernel's BTF read and the same programs loaded, so that
+ * the process and the kernel's memory are in the same state as in the
+ * KRSI boot.  Output, one line per call and configuration:
  *
  *	bench CALL CONFIG MEDIAN_NS MIN_NS MAX_NS
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -137,12 +144,31 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/*
+ * Let the kernel finish what the calls so far left for later: a file
+ * closed, a task reaped, is freed by an RCU callback.  Under this
+ * uniprocessor kernel's Tiny RCU, a context switch ends the grace period
+ * and the callbacks run in ksoftirqd, which a yield lets run; a second
+ * yield runs those the first queued.  Otherwise callbacks run at the next
+ * timer tick, and whether a round's last ones ran inside the round or in
+ * the next depended on where the ticks fell: up to 30 ns per open().
+ */
+static void settle(void)
+{
+	sched_yield();
+	sched_yield();
+}
+
+/* A round: the calls and the work they left for later, per call. */
 static double measure(struct call *c)
 {
-	double start = now_ns();
+	double start;
 
+	settle();
+	start = now_ns();
 	if (c->run(c->iterations))
 		return -1;
+	settle();
 	return (now_ns() - start) / c->iterations;
 }
 
@@ -259,28 +285,34 @@ int main(int argc, char **argv)
 	int btf_ids[NR_CALLS] = { 0 }, links[MAX_PROGS];
 	struct btf_file btf;
 	size_t ci;
-	int r, k, i;
+	int r, j, k, i;
 
 	bench_fd = open("/etc/passwd", O_RDONLY);
 	if (bench_fd < 0 || socketpair(AF_UNIX, SOCK_DGRAM, 0, sock_fds) ||
-	    (!baseline && btf_open(&btf))) {
+	    btf_open(&btf)) {
 		fprintf(stderr, "krsi_bench: setup failed: %s\n", errname(errno));
 		return 1;
 	}
-	for (ci = 0; !baseline && ci < NR_CALLS; ci++) {
+	for (ci = 0; ci < NR_CALLS; ci++) {
 		char func[64];
 
 		snprintf(func, sizeof(func), "bpf_lsm_%s", calls[ci].hook);
 		btf_ids[ci] = btf_find_func(&btf, func);
-		for (i = 0; i < MAX_PROGS; i++)
+		for (i = 0; i < MAX_PROGS; i++) {
 			progs[ci][i] = load_allow_n(btf_ids[ci], i);
+			if (progs[ci][i] < 0) {
+				fprintf(stderr, "krsi_bench: loading a program for %s: %s\n",
+					calls[ci].hook, errname(-progs[ci][i]));
+				return 1;
+			}
+		}
 	}
-	if (!baseline)
-		btf_close(&btf);
+	btf_close(&btf);
 
 	for (r = 0; r < ROUNDS; r++) {
 		for (ci = 0; ci < NR_CALLS; ci++) {
-			for (k = 0; k < (baseline ? 1 : NR_CONFIGS); k++) {
+			for (j = 0; j < (baseline ? 1 : NR_CONFIGS); j++) {
+				int k = baseline ? NONE : (j + r) % NR_CONFIGS;
 				int err = setup(&calls[ci], ci, k, links, counts[k],
 						btf_ids[ci]);
 

@@ -53,9 +53,11 @@ kout=$build/kernel
 	awk -v cfg="$(stat -c %Y "$kout/.config")" '
 	{
 		t = $1; split($2, p, "/")
+		# Host programs built while configuring: counted there.
+		if (t <= cfg) next
 		dir = (p[2] == "" ? "(top)" : p[1])
 		if ($2 ~ /^\.tmp_vmlinux|btf|kallsyms|^vmlinux\.o$/) dir = "(link, BTF)"
-		last = (NR == 1 ? cfg : last)
+		if (last == "") last = cfg
 		took[dir] += t - last; last = t
 	}
 	END { for (d in took) printf "  %-14s %7.0f\n", d, took[d] }' | sort -k2 -n -r
