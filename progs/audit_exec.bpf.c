@@ -35,6 +35,10 @@
  * copy's root, which may be a path that does not exist; a path is
  * relative to the caller's root (chroot is refused by protect_secret);
  * execs that policies deny are reported by those policies, not here.
+ * The buffer holds about 300 records and the appliance runs no reader, so
+ * anyone who runs that many programs fills it: later execs are counted
+ * in "lost", with nobody named, until root reads the buffer
+ * (tests/guest-boot/boot_policies.sh shows it).
  */
 #define POLICY "audit_exec"
 #include "krsi_policy.h"

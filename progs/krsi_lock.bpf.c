@@ -45,9 +45,9 @@
  *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
  *    pinning anything new (BPF_OBJ_PIN) or giving a pin another name or a
  *    new directory (inode_link, inode_symlink, inode_mkdir), which would
- *    make a policy look attached where it is not.  So is every mount, move and
- *    unmount (sb_mount, move_mount, sb_umount), since a mount over
- *    /sys/fs/bpf or any directory above it would hide the pins.
+ *    make a policy look attached where it is not.  So is every mount into
+ *    the tree, move and unmount (sb_mount, move_mount, sb_umount), since a
+ *    mount over /sys/fs/bpf or any directory above it would hide the pins.
  *  - `krsi status` believes the hook files, not the pins, so an empty
  *    directory made in /sys/fs/bpf proves nothing; and it reads whether
  *    KRSI enforces from /sys/kernel/security/krsi/mode (patch 0016),
@@ -58,7 +58,10 @@
  * undo everything.  Before the lock a link's life is its descriptors and
  * pins: whoever may remove the pin (root, whatever its capabilities:
  * /init mounts /sys/fs/bpf 0700) or holds a descriptor decides when it
- * ends, as for every BPF link.  mount_setattr() changes the flags of a mount with no
+ * ends, as for every BPF link.  A mount made with fsopen() and fsmount()
+ * (or open_tree(OPEN_TREE_CLONE)) is detached, reachable only through its
+ * descriptor, and no hook sees it made; attaching it is move_mount,
+ * refused.  mount_setattr() changes the flags of a mount with no
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
  * held a writable descriptor of a map before the lock keeps it: /init

@@ -373,6 +373,25 @@ static int unattached_tracefs(void)
 	return 0;
 }
 
+/*
+ * A tmpfs mounted nowhere: fsopen() and fsmount() make a detached mount,
+ * which no hook sees; it is reachable only through the descriptor.  The
+ * descriptor, or -errno.
+ */
+static int detached_tmpfs(void)
+{
+	int fs = syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC), mnt;
+
+	if (fs < 0)
+		return -errno;
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		mnt = -errno;
+	else if ((mnt = syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, 0)) < 0)
+		mnt = -errno;
+	close(fs);
+	return mnt;
+}
+
 /* ---- the secret: protect_secret --------------------------------------- */
 
 static int open_secret(int flags)
@@ -746,6 +765,15 @@ int main(void)
 		  "krsi_lock: unmount /sys/fs/bpf");
 	check_err(sys_err(mount("tmpfs", "/sys/fs", "tmpfs", 0, NULL)), -EPERM,
 		  "krsi_lock: a tmpfs over /sys/fs");
+	/* Known limit: a detached mount is made; attaching it is refused. */
+	fd = detached_tmpfs();
+	check(fd >= 0, "krsi_lock (known limit): a tmpfs mounted nowhere by fsopen+fsmount: %s",
+	      fd < 0 ? errname(-fd) : "made");
+	check_err(fd < 0 ? fd : sys_err(syscall(SYS_move_mount, fd, "", AT_FDCWD, "/sys/fs",
+						MOVE_MOUNT_F_EMPTY_PATH)),
+		  -EPERM, "krsi_lock: move_mount of that tmpfs over /sys/fs");
+	if (fd >= 0)
+		close(fd);
 
 	/* no_module_load: the kernel asking for a module. */
 	check_err(sys_err(socket(5 /* AF_APPLETALK */, SOCK_DGRAM, 0)), -EAFNOSUPPORT,
@@ -785,6 +813,7 @@ int main(void)
 	check_reported("krsi_lock denied EPERM: inode_rename");
 	check_reported("krsi_lock denied EPERM: sb_umount");
 	check_reported("krsi_lock denied EPERM: sb_mount");
+	check_reported("krsi_lock denied EPERM: move_mount");
 	check_reported("no_module_load denied EPERM: kernel_module_request net-pf-5");
 	return check_exit();
 }
