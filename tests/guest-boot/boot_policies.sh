@@ -191,6 +191,13 @@ for i in 1 2 3 4; do /bin/true "count-marker-$i"; done
 krsi events -n 2 -t 3 >/tmp/events.n 2>&1
 check "events: -n 2 prints exactly two events" \
 	sh -c '[ "$(grep -c "^ *[0-9]" /tmp/events.n)" = 2 ]'
+# What is waiting is read even when -t is over before the reader has
+# started (as on a busy host), rather than left for the next reader.
+krsi events -t 2 >/dev/null 2>&1
+/bin/true "waiting-marker"
+krsi events -t 0.001 >/tmp/events.short 2>&1
+check "events: what was waiting is read, however short -t" \
+	grep -q "exec /bin/busybox: /bin/true waiting-marker$" /tmp/events.short
 # --json: one object per line, the fields of tools/lib/event_format.h.
 krsi events --json -t 2 >/dev/null 2>&1
 /tmp/static_prog 2>/dev/null

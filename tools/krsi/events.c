@@ -338,13 +338,30 @@ int events_run(long count, int timeout_ms, bool as_json)
 			goto out;
 		}
 	}
-	/* What was lost before this reader started counts too. */
-	report_lost();
-	while (count < 0 || printed < count) {
+	/*
+	 * Drain before looking at the clock: what was waiting when the reader
+	 * started is always read, however long starting took (a guest on a
+	 * busy host can take longer than -t), so that the next reader does
+	 * not get it late.
+	 */
+	for (;;) {
 		struct epoll_event ready[MAX_SOURCES];
-		/* Come back for the pending records once they are due. */
-		int wait = nr_pending ? REORDER_NS / 1000000 : 1000;
+		int wait;
 
+		/* Everything: an epoll wakeup may cover several. */
+		for (i = 0; i < nr_sources; i++) {
+			if (sources[i].perf)
+				drain_perf(&sources[i]);
+			else
+				drain_ringbuf(&sources[i]);
+		}
+		/* What was lost before this reader started counts too. */
+		report_lost();
+		flush(false);
+		if (count >= 0 && printed >= count)
+			break;
+		/* Come back for the pending records once they are due. */
+		wait = nr_pending ? REORDER_NS / 1000000 : 1000;
 		if (deadline >= 0 && deadline - now_ms() < wait)
 			wait = (int)(deadline - now_ms());
 		if (deadline >= 0 && wait <= 0)
@@ -353,15 +370,6 @@ int events_run(long count, int timeout_ms, bool as_json)
 			err = -errno;
 			break;
 		}
-		/* Drain everything: an epoll wakeup may cover several. */
-		for (i = 0; i < nr_sources; i++) {
-			if (sources[i].perf)
-				drain_perf(&sources[i]);
-			else
-				drain_ringbuf(&sources[i]);
-		}
-		report_lost();
-		flush(false);
 	}
 	flush(true);
 out:
