@@ -3,7 +3,8 @@
 # exit status from check_exit when any check failed.
 check_failed=0
 
-# check NAME COMMAND...: passes when COMMAND exits 0.
+# check NAME COMMAND...: passes when COMMAND exits 0.  Like the C side's
+# check(), its status says whether it passed, for what to show on failure.
 check() {
 	name=$1
 	shift
@@ -12,6 +13,7 @@ check() {
 	else
 		echo "not ok $name: '$*' failed: $(echo "$out" | tail -n 1)"
 		check_failed=1
+		return 1
 	fi
 }
 
@@ -22,6 +24,7 @@ check_fails() {
 	if out=$("$@" 2>&1); then
 		echo "not ok $name: '$*' succeeded: $(echo "$out" | tail -n 1)"
 		check_failed=1
+		return 1
 	else
 		echo "ok $name"
 	fi
