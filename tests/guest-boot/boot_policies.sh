@@ -164,9 +164,14 @@ check "audit: the denial is reported with the policy's name" \
 # One stream.  Reports wait in each policy's buffer while nobody reads;
 # a reader that starts later gets them all at once and must merge the
 # buffers of audit_exec and no_tmp_exec by time, not one after the other.
+# The guest's clock moves in 4 ms jiffies (no HPET, and the TSC is not
+# used: "Unable to calibrate against PIT"), and reports of one jiffy cannot
+# be told apart by time: 10 ms between the events to order.
 for i in 1 2 3; do
 	/tmp/static_prog 2>/dev/null
+	sleep 0.01
 	/bin/true "order-marker-$i"
+	sleep 0.01
 done
 krsi events -t 2 >/tmp/events.all 2>&1
 grep '^ *[0-9]' /tmp/events.all >/tmp/events.lines
@@ -199,6 +204,8 @@ check "events: what was waiting is read, however short -t" \
 # --json: one object per line, the fields of tools/lib/event_format.h.
 krsi events --json -t 2 >/dev/null 2>&1
 /tmp/static_prog 2>/dev/null
+# (Not in the jiffy of the reader's own exec, which audit_exec reports.)
+sleep 0.01
 krsi events --json -n 1 -t 3 >/tmp/events.json 2>&1
 check "events: --json prints one object per line" \
 	sh -c '[ "$(wc -l </tmp/events.json)" = 1 ] && grep -q "^{\"time_ns\":[0-9]*,\"pid\":" /tmp/events.json'
