@@ -370,6 +370,18 @@ GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
 BENCH_BINS := $(TEST_DIR)/bench/krsi_bench $(TEST_DIR)/bench/tiny
 BENCH_SH   := tests/bench/bench_baseline.sh tests/bench/boot_time.sh
 
+# The kernel's own KRSI selftests (tools/testing/selftests/bpf/prog_tests/
+# krsi_*.c, added by the series) in the kernel's test_progs harness, built
+# for the debug kernel's BTF (tests/selftests/krsi.mk) and run in a boot of
+# their own (tests/selftests/selftests.sh).
+SELFTESTS_KRSI := $(BUILD)/selftests/krsi/test_progs
+
+$(SELFTESTS_KRSI): $(BUILD)/kernel-debug.stamp $(LIBBPF_A) $(BPFTOOL) tests/selftests/krsi.mk
+	$(call msg,SELFTEST,$@)
+	$(Q)$(MAKE) -s -f tests/selftests/krsi.mk KSRC=$(KSRC) \
+		VMLINUX=$(KOUT_DEBUG)/vmlinux SYSROOT=$(SYSROOT) LIBBPF_A=$(LIBBPF_A) \
+		BPFTOOL=$(BPFTOOL) OUT=$(dir $@) Q=$(Q)
+
 # The hooks that must have a file in securityfs, for tests/guest/krsi_hooks.sh.
 $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 	$(call msg,GEN,$@)
@@ -380,7 +392,8 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH)
+	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) \
+	     $(SELFTESTS_KRSI) tests/selftests/selftests.sh
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \
@@ -388,10 +401,12 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(TEST_DIR)
 	$(Q){ echo "dir /tests 0755 0 0"; \
+	  echo "dir /mnt 0755 0 0"; \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.bench LIST.baseline LIST.boottime \
+	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench \
+		   LIST.baseline LIST.boottime \
 		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
 	  done; \
@@ -400,14 +415,34 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
 	$(Q)for f in $(DEBUG_BINS); do basename $$f; done >$(TEST_DIR)/LIST.nomem
+	$(Q)echo selftests.sh >$(TEST_DIR)/LIST.selftests
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
 	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
 	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
 	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 
+# An initramfs that carries an ACPI table (tests/lockdown/ssdt.dsl) for the
+# kernel to take, as an uncompressed cpio archive before the test image:
+# a kernel booted with lockdown=integrity must refuse it.
+LOCKDOWN_DIR := $(TEST_DIR)/lockdown
+
+$(LOCKDOWN_DIR)/ssdt.aml: tests/lockdown/ssdt.dsl
+	$(call msg,IASL,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)iasl -p $(abspath $(basename $@)) $< >/dev/null
+
+$(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/ssdt.aml $(TEST_DIR)/initramfs.cpio.gz \
+		$(BUILD)/gen_init_cpio
+	$(call msg,CPIO,$@)
+	$(Q)printf '%s\n' "dir /kernel 0755 0 0" "dir /kernel/firmware 0755 0 0" \
+		"dir /kernel/firmware/acpi 0755 0 0" \
+		"file /kernel/firmware/acpi/ssdt.aml $< 0644 0 0" >$(LOCKDOWN_DIR)/acpi.list
+	$(Q)$(BUILD)/gen_init_cpio $(LOCKDOWN_DIR)/acpi.list >$@.tmp
+	$(Q)cat $(TEST_DIR)/initramfs.cpio.gz >>$@.tmp && mv $@.tmp $@
+
 test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp \
-	$(BUILD)/kernel-debug.stamp
+	$(BUILD)/kernel-debug.stamp $(LOCKDOWN_DIR)/initramfs.cpio
 
 clean:
 	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz

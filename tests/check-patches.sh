@@ -27,14 +27,20 @@ for name in $series; do
 	# (a directory of the kernel tree); give it an absolute one.
 	f=$(realpath "$patchdir/$name")
 	# checkpatch asks "does MAINTAINERS need updating?" of every new
-	# file.  It does not for a file under security/krsi/, which the KRSI
-	# entry of MAINTAINERS lists as a whole (checked here), so only then
-	# is that one question taken as answered.
+	# file.  It does not for a file in a directory that an entry of
+	# MAINTAINERS lists as a whole (security/krsi/ for KRSI,
+	# tools/testing/selftests/bpf/ for BPF; checked here), so only when
+	# every new file is in one is that one question taken as answered.
 	ignore=
 	new=$(awk '/^diff --git / { file = $4; sub(/^b\//, "", file) }
 		   /^new file mode / { print file }' "$f")
-	if [ -n "$new" ] && ! echo "$new" | grep -qv '^security/krsi/' &&
-	   grep -qx 'F:	security/krsi/' "$tree/MAINTAINERS"; then
+	if [ -n "$new" ] && echo "$new" | while read -r file; do
+		dir=${file%/*}
+		while ! grep -qx "F:	$dir/" "$tree/MAINTAINERS"; do
+			[ "$dir" = "${dir%/*}" ] && exit 1
+			dir=${dir%/*}
+		done
+	done; then
 		ignore="--ignore FILE_PATH_CHANGES"
 	fi
 	# The message types kernel/patches/checkpatch-exceptions gives, with

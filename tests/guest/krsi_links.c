@@ -81,7 +81,7 @@ static int detach_unprivileged(void)
 
 static int create_unprivileged(void)
 {
-	return krsi_link_create_fd(fd_other, fd_prog, 0);
+	return krsi_link_create_fd(fd_other, fd_prog, BPF_F_KRSI_HOOK);
 }
 
 /* Refusals of BPF_LINK_CREATE, each with its errno. */
@@ -92,15 +92,18 @@ static void test_create_errors(void)
 	int rw = krsi_hook_open("file_open", O_RDWR);
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 
-	check_err(krsi_link_create_fd(ro, deny, 0), -EACCES,
+	check_err(krsi_link_create_fd(ro, deny, BPF_F_KRSI_HOOK), -EACCES,
 		  "link on the hook file opened read-only");
-	check_err(krsi_link_create_fd(null, deny, 0), -ENOTTY,
+	check_err(krsi_link_create_fd(null, deny, BPF_F_KRSI_HOOK), -ENOTTY,
 		  "link on a file that is no hook file");
-	check_err(krsi_link_create_fd(999, deny, 0), -EBADF, "link on a bad descriptor");
-	check_err(krsi_link_create_fd(rw, deny, 1), -EINVAL, "link with flags");
-	check_err(krsi_link_create_fd(rw, skel->progs.prctl_allow.prog_fd, 0), -EXDEV,
+	check_err(krsi_link_create_fd(999, deny, BPF_F_KRSI_HOOK), -EBADF, "link on a bad descriptor");
+	check_err(krsi_link_create_fd(rw, deny, BPF_F_KRSI_HOOK | 1), -EINVAL,
+		  "link with flags besides BPF_F_KRSI_HOOK");
+	check_err(krsi_link_create_fd(rw, deny, 0), -EINVAL,
+		  "link on a hook file without BPF_F_KRSI_HOOK (the trampoline's way, with a target)");
+	check_err(krsi_link_create_fd(rw, skel->progs.prctl_allow.prog_fd, BPF_F_KRSI_HOOK), -EXDEV,
 		  "link of a program verified for task_prctl on file_open");
-	check_err(krsi_link_create_fd(rw, skel->progs.not_lsm.prog_fd, 0), -EINVAL,
+	check_err(krsi_link_create_fd(rw, skel->progs.not_lsm.prog_fd, BPF_F_KRSI_HOOK), -EINVAL,
 		  "link of a socket filter program");
 	fd_other = rw;
 	fd_prog = deny;

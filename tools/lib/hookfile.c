@@ -133,7 +133,7 @@ int krsi_link_create(const char *hook, int prog_fd)
 	hook_fd = krsi_hook_open(hook, O_RDWR);
 	if (hook_fd < 0)
 		return hook_fd;
-	fd = krsi_link_create_fd(hook_fd, prog_fd, 0);
+	fd = krsi_link_create_fd(hook_fd, prog_fd, BPF_F_KRSI_HOOK);
 	close(hook_fd);
 	return fd;
 }

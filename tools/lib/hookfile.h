@@ -47,10 +47,14 @@ int krsi_detach(const char *hook, int prog_fd);
  */
 int krsi_hook_query(const char *hook, __u32 *ids, __u32 max);
 
-/* A KRSI link of @prog_fd on the hook file @hook_fd: its descriptor. */
+/*
+ * bpf(BPF_LINK_CREATE) of @prog_fd on @hook_fd with @flags: a KRSI link's
+ * descriptor when @flags is BPF_F_KRSI_HOOK, which says that @hook_fd is a
+ * hook file (without it the kernel takes the BPF LSM's trampoline).
+ */
 int krsi_link_create_fd(int hook_fd, int prog_fd, unsigned int flags);
 
-/* The same, by hook name, with no flags. */
+/* A KRSI link of @prog_fd on the file of @hook: its descriptor. */
 int krsi_link_create(const char *hook, int prog_fd);
 
 /*
