@@ -52,6 +52,10 @@ BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 # that a second make has nothing to do.
 .SECONDARY:
 
+# A recipe that fails leaves no target behind: a half-written header
+# (gen-policy.sh refusing a summary, say) must not count as built.
+.DELETE_ON_ERROR:
+
 all: image/bzImage image/initramfs.cpio.gz
 
 help:

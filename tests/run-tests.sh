@@ -45,6 +45,10 @@ count "$dir/patches.out"
 tests/check-pack.sh "$build/linux" >"$dir/pack.out" 2>&1
 count "$dir/pack.out"
 
+echo "--- the build"
+tests/check-gen-policy.sh "$build" >"$dir/gen-policy.out" 2>&1
+count "$dir/gen-policy.out"
+
 echo "--- the image"
 tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1
 count "$dir/image.out"

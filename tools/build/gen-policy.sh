@@ -14,18 +14,56 @@ set -eu
 name=$1
 src=$2
 obj=$3
+# Bytes, not characters: the summary is checked and escaped byte by byte.
+export LC_ALL=C
 
-about=$(sed -n "s/^ \* $name: \(.*\)\$/\1/p" "$src" | head -n 1)
-[ -n "$about" ] || {
-	echo "gen-policy: $src does not open with ' * $name: what it does'" >&2
+# refuse WHERE MESSAGE: one message, naming the file (and the line), and
+# no header.
+refuse() {
+	echo "$1: $2" >&2
 	exit 1
 }
+
+# The name goes into C identifiers (KRSI_ABOUT_NAME, the skeleton's struct).
+case $name in
+'' | [0-9]* | *[!A-Za-z0-9_]*)
+	refuse "$src" "the policy's name '$name' is not a C identifier (letters, digits and _): rename the file" ;;
+esac
+
+# The summary, ' * NAME: what it guarantees', whatever the newcomer wrote
+# in it: printable text and UTF-8 become a C string below; anything the
+# terminal would not show as written is refused.
+line=$(grep -n -m 1 "^ \* $name: " "$src") ||
+	refuse "$src" "does not open with the summary line ' * $name: what it guarantees'"
+lineno=${line%%:*}
+about=${line#*:}
+about=${about#" * $name: "}
+[ -n "$about" ] || refuse "$src:$lineno" "the summary after '$name: ' is empty"
+if printf '%s' "$about" | grep -q '[[:cntrl:]]'; then
+	refuse "$src:$lineno" "the summary has a control character (a tab, or a carriage return from DOS line endings?)"
+fi
+printf '%s' "$about" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
+	refuse "$src:$lineno" "the summary is not valid UTF-8"
+
+# The summary as a C string literal: printable ASCII as it is, except the
+# characters C gives a meaning in a string (" and \, and ? of a trigraph),
+# and every other byte as an octal escape, so that UTF-8 stays UTF-8.
+about_c=$(printf '%s' "$about" | od -An -v -tu1 | awk '{
+	for (i = 1; i <= NF; i++) {
+		c = $i + 0
+		if (c >= 32 && c < 127 && c != 34 && c != 92 && c != 63)
+			printf("%c", c)
+		else
+			printf("\\%03o", c)
+	}
+}')
 syms=$(llvm-objdump --syms "$obj")
 
 echo "/* Generated from $name.bpf.o by tools/build/gen-policy.sh: do not edit. */"
 echo "#include \"$name.lskel.h\""
 echo
-echo "#define KRSI_ABOUT_$name \"$about\""
+# (printf: dash's echo would turn the escapes back into bytes.)
+printf '#define KRSI_ABOUT_%s "%s"\n' "$name" "$about_c"
 echo
 echo "#define KRSI_PROGS_$name(P) \\"
 echo "$syms" | awk -v name="$name" '$2 == "g" && $3 == "F" && $4 ~ /^lsm\// {
