@@ -3,7 +3,7 @@
 # program in it asks for an executable stack (PT_GNU_STACK RWE) or a
 # writable and executable segment, which the kernel would give it without
 # any LSM hook seeing (progs/wx.bpf.c, known limits), and no file in it is
-# writable by anyone but root.
+# writable by anyone but root, nor set-user-ID.
 #
 # usage: check-image.sh INITRAMFS.cpio.gz
 set -u
@@ -26,11 +26,19 @@ if [ "$elves" -gt 0 ]; then
 else
 	echo "not ok image: no program found in $image"
 fi
+# none WHAT AWK: ok when no entry of the archive's listing (cpio -tv)
+# matches AWK, else not ok naming the files that do.
+none() {
+	found=$(gzip -dc "$image" | cpio -tv --quiet 2>/dev/null |
+		awk "$2 { print \$NF }")
+	if [ -z "$found" ]; then
+		echo "ok image: nothing in it is $1"
+	else
+		echo "not ok image: $1: $(echo $found)"
+	fi
+}
 # gen_init_cpio sets every mode: no file or directory writable by others.
-writable=$(gzip -dc "$image" | cpio -tv --quiet 2>/dev/null |
-	awk '$1 ~ /^[-d]/ && substr($1, 9, 1) == "w" { print $NF }')
-if [ -z "$writable" ]; then
-	echo "ok image: nothing in it is writable by others"
-else
-	echo "not ok image: writable by others: $(echo $writable)"
-fi
+none "writable by others" '$1 ~ /^[-d]/ && substr($1, 9, 1) == "w"'
+# No set-user-ID file: no_setuid stops new ones, not those the image brings
+# (progs/no_setuid.bpf.c, known limits).
+none "set-user-ID" '$1 ~ /^-/ && substr($1, 4, 1) ~ /[sS]/'
