@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * audit_exec: every program that starts is reported, as the kernel ran it.
+ * audit_exec: each exec is recorded as the kernel ran it
  *
  * Reports, for every successful execve()/execveat(): pid, uid, comm (the
  * caller's), the file the kernel executed, by its full path as the kernel

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krsi_lock: once locked, the attached policies stay as they are until reboot.
+ * krsi_lock: once locked, the policies stay until reboot
  *
  * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
  * attaches or detaches one (KRSI hook file, trampoline, link), updates a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * no_module_load: the kernel's code is what it booted with.
+ * no_module_load: the kernel's code is what it booted with
  *
  * Enforces: no kernel module is loaded or requested, no kexec image or
  * initramfs and no firmware is read, and no classic BPF socket filter is

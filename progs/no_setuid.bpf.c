@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * no_setuid: no file is made set-user-ID, by anyone, root included
+ * no_setuid: no file is made set-user-ID, root included
  *
  * The policy of README's "Write your first policy": four hooks, one rule.
  * A set-user-ID program runs with its owner's rights whoever starts it,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * no_tmp_exec: only the image's own code runs.
+ * no_tmp_exec: only the image's own code runs
  *
  * Enforces: no file is executed, used as an interpreter or mapped
  * executable unless it is part of the appliance's image, the root

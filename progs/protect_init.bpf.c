@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * protect_init: PID 1 can be neither signalled nor inspected.
+ * protect_init: PID 1 is neither signalled nor inspected
  *
  * Enforces: no process other than init itself sends a signal to PID 1 (a
  * null signal, which only tests that it exists, is allowed), reads or

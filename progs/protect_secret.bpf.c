@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * protect_secret: one file only root and one named program may read.
+ * protect_secret: one file only root and one program may read
  *
  * Enforces: /etc/krsi/secret is opened only by root or by a process
  * running /usr/bin/krsi-secret, and no other process ever holds a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wx: W^X, no memory is writable and executable, at once or in turn.
+ * wx: W^X, no writable memory is ever executable
  *
  * Enforces: no page a process can write, or could write through another
  * mapping or descriptor, is ever executable.  No mapping is created or

@@ -71,6 +71,10 @@ works "percent signs" '100% of files, %s %n %%'
 works "a trigraph" 'what is ??/ or ??= in C'
 works "non-ASCII (UTF-8)" 'déjà vu: “keep” → ½'
 works "an apostrophe and a C comment opener" "root's files /* stay */"
+works "43 characters, what krsi status's line has room for" \
+	'a summary of forty-three characters: exact!'
+works "43 characters, some of them two bytes" \
+	'forty-three characters, é, è, ü, ø, and ½!!'
 
 src=$dir/no_setuid.bpf.c
 policy_with no_setuid "$(printf 'a\tb')"
@@ -81,6 +85,11 @@ policy_with no_setuid "$(printf 'caf\351')"
 refused "bytes that are not UTF-8" no_setuid "$src:3"
 policy_with no_setuid ""
 refused "an empty summary" no_setuid "$src:3"
+policy_with no_setuid 'a summary of forty-four characters, too long'
+refused "44 characters" no_setuid "$src:3"
+policy_with a_name_of_twenty_chars 'forty characters, right after short name'
+refused "40 characters after a name of 22 characters" a_name_of_twenty_chars \
+	"$dir/a_name_of_twenty_chars.bpf.c:3"
 policy_with no_setuid "x"
 sed -i '3s/no_setuid:/nosuid:/' "$src"
 refused "a source whose summary names another policy" no_setuid "$src"

@@ -44,6 +44,16 @@ if printf '%s' "$about" | grep -q '[[:cntrl:]]'; then
 fi
 printf '%s' "$about" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1 ||
 	refuse "$src:$lineno" "the summary is not valid UTF-8"
+# `krsi status`, and the boot banner, show it on one line of 80 columns,
+# after the name (in a column of 16), the state and the mode: 21 columns
+# and the name's ("  %-16s %-9s %-7s %s", tools/krsi/main.c).  Characters
+# are counted, not bytes: UTF-8 continuation bytes are left out.
+column=16
+[ ${#name} -le $column ] || column=${#name}
+fit=$((80 - 21 - column))
+chars=$(printf '%s' "$about" | tr -d '\200-\277' | wc -c)
+[ "$chars" -le "$fit" ] ||
+	refuse "$src:$lineno" "the summary is $chars characters; after the name, state and mode of krsi status, $fit fit in 80 columns"
 
 # The summary as a C string literal: printable ASCII as it is, except the
 # characters C gives a meaning in a string (" and \, and ? of a trigraph),
