@@ -14,6 +14,11 @@ check_fails "boot: no policy failed to attach" grep -q "NOT ENFORCED" /run/krsi/
 for p in $(grep -v -e '^#' -e '^$' /etc/krsi/boot.conf); do
 	check "boot: $p attached" grep -q "^  $p *attached" /run/krsi/banner
 done
+check_fails "boot: the banner fits 80 columns" \
+	awk 'length > 80 { print; found = 1 } END { exit !found }' /run/krsi/banner
+check_fails "boot: the banner leaves the links to krsi status" grep -q "links:" /run/krsi/banner
+check "boot: krsi status shows the links" \
+	sh -c 'krsi status | grep -q "^ *links: bprm_check_security [0-9]* (prog [0-9]*)"'
 check "boot: policies attached before anything else ran" \
 	grep -q "^attached at [0-9.]*s of uptime" /run/krsi/banner
 check "boot: krsi list names the policy of each program" \
