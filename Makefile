@@ -290,6 +290,8 @@ AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
 DEBUG_BINS   := $(patsubst tests/guest-debug/%.c,$(TEST_DIR)/guest-debug/%,\
 		$(wildcard tests/guest-debug/*.c))
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
+# Typed at the appliance's prompts by tests/exhaust-session.sh.
+SESSION_SH   := $(wildcard tests/guest-session/*.sh)
 BOOT_BINS    := $(patsubst tests/guest-boot/%.c,$(TEST_DIR)/guest-boot/%,\
 		$(wildcard tests/guest-boot/*.c))
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
@@ -396,7 +398,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) \
+	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH) \
 	     $(SELFTESTS_KRSI) tests/selftests/selftests.sh
 
 $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \

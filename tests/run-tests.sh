@@ -3,7 +3,8 @@
 # the in-guest suite in a QEMU boot of the appliance in test mode, again with
 # the boot policies attached, both again on the debug kernel (KASAN,
 # lockdep), the audit-only tests in a boot of the kernel built without
-# CONFIG_SECURITY_BPF_ENFORCE, and the demo. Prints every result, then "N passed, N failed",
+# CONFIG_SECURITY_BPF_ENFORCE, the demo, and the appliance's own boot with
+# the demo user exhausting what it can. Prints every result, then "N passed, N failed",
 # and exits non-zero on any failed check, on a test without its result, on a
 # guest that did not finish in time and on any kernel oops, BUG, WARNING,
 # lockdep or KASAN report on the console.
@@ -203,6 +204,13 @@ for denied in "can't create '/busybox': Read-only file system" \
 	fi
 done
 kernel_reports demo "$dir/demo.console.log"
+
+# The appliance's own boot, typed at as an attacker would: the demo user
+# exhausts what it can, then root's shell checks /init and the policies.
+echo "--- the demo user exhausts the machine (console: $dir/exhaust.console.log)"
+tests/exhaust-session.sh "$dir" "$timeout" >"$dir/exhaust.out" 2>&1
+count "$dir/exhaust.out"
+kernel_reports exhaust "$dir/exhaust.console.log"
 
 # A quiet console: the kernel's informational messages (init/main.c's
 # pr_info() naming the init it runs, say) stay in dmesg, unless
