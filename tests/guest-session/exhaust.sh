@@ -18,6 +18,8 @@ check_fails "demo: cannot raise its priority" sh -c 'renice -n -1 -p $$'
 check "demo: the OOM killer's first choice" grep -qx 1000 /proc/self/oom_score_adj
 check_fails "demo: cannot make itself a later choice" sh -c 'echo 999 >/proc/self/oom_score_adj'
 
+echo "# MemAvailable before the attack: $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MB"
+
 # Every place the demo user can write, filled: blocks, then inodes.
 for dir in /tmp /dev/shm /home/demo; do
 	dd if=/dev/zero of="$dir/fill" bs=1M 2>/dev/null
