@@ -23,9 +23,10 @@ $(error no prog_tests/krsi_*.c in $(ST): is the series applied?)
 endif
 
 # As the selftests Makefile: its include order, so that the tree's
-# tools/include and UAPI headers come before the host's.
+# tools/include and UAPI headers come before the host's, and libbpf's
+# headers from the tree (tools/lib/bpf/).
 CFLAGS := -g -O0 -Wall -Werror -I$(OUT) -I$(ST) -I$(OUT)/include \
-	  -I$(SYSROOT)/include -I$(KSRC)/tools/lib -I$(KSRC)/tools/include \
+	  -I$(KSRC)/tools/lib -I$(KSRC)/tools/include \
 	  -I$(KSRC)/tools/include/uapi
 LDLIBS := -static -lelf -lz -lrt -lpthread
 
