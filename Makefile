@@ -45,7 +45,7 @@ LDFLAGS := -static -s
 BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build bench check-series deps build-times \
+.PHONY: all kernel userspace run test test-build bench check-series selftests deps build-times \
 	clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
@@ -64,6 +64,7 @@ help:
 	@echo "make test       install deps, build, run host and in-guest tests"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
+	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
 	@echo "make build-times   a cold build in a scratch dir, timed stage by stage"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"
@@ -82,6 +83,14 @@ test: deps all test-build
 # mainline's trampolines (tests/bench/run-bench.sh).
 bench: deps all $(BUILD)/test/initramfs.cpio.gz
 	tests/bench/run-bench.sh
+
+# The kernel's own BPF selftests (test_progs, test_verifier) on the patched
+# kernel and on 6.1 without the series, built with the same debug
+# configuration, compared (tools/build/selftests.sh).  Hours, not minutes:
+# not part of test.
+selftests: deps all $(BUILD)/gen_init_cpio
+	tools/build/selftests.sh $(KSRC) $(KOUT)/.config $(BUILD)/gen_init_cpio \
+		$(BUILD)/selftests/full
 
 # Where a cold build's time goes: everything make test needs, built again
 # in $(BUILD)/build-times/ with an empty ccache (tools/build/build-times.sh).

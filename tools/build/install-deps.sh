@@ -11,7 +11,7 @@ PACKAGES="
 	clang llvm bpftool libbpf-dev
 	musl-tools busybox-static
 	qemu-system-x86
-	ccache acpica-tools
+	ccache acpica-tools bash-static
 "
 
 missing=""

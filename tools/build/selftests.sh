@@ -1,0 +1,142 @@
+#!/bin/sh
+# make selftests: the kernel's own BPF selftests, test_progs and
+# test_verifier, built from the patched tree, run on the patched kernel
+# and on Linux 6.1 without the series built with the same configuration,
+# and compared: every test that passes without the series must pass with
+# it.  Slow (two debug kernels, 500 BPF programs, two long guest runs),
+# so it is a target of its own, not part of `make test`.
+#
+# usage: selftests.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO WORK_DIR
+set -u
+tree=$(realpath "$1")
+config=$(realpath "$2")
+gen_init_cpio=$(realpath "$3")
+work=$4
+here=$(pwd)
+mkdir -p "$work"
+work=$(realpath "$work")
+log=$work/build.log
+timeout=${KRSI_SELFTESTS_TIMEOUT:-7200}
+
+die() { echo "selftests: $*" >&2; exit 1; }
+step() { echo "  $*"; }
+
+kmake() {
+	src=$1 out=$2
+	shift 2
+	make -s -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP=2019-09-10 KBUILD_BUILD_USER=krsi \
+		KBUILD_BUILD_HOST=appliance "$@" >>"$log" 2>&1
+}
+
+# configure SRC OUT: the appliance's configuration, the debug kernel's,
+# the kernel's list for its BPF selftests, and kernel/selftests.config.
+configure() {
+	src=$1 out=$2
+	mkdir -p "$out"
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$config" \
+		"$here/kernel/debug.config" \
+		"$tree/tools/testing/selftests/bpf/config" \
+		"$here/kernel/selftests.config" >>"$log" 2>&1 &&
+	kmake "$src" "$out" olddefconfig &&
+	"$here/tools/build/check-config.sh" "$here/kernel/selftests.config" \
+		"$out/.config"
+}
+
+: >"$log"
+start=$(date +%s)
+
+# Linux 6.1 without the series: a worktree of the tree at its pristine tag.
+pristine=$work/linux-6.1
+if [ ! -d "$pristine" ]; then
+	git -C "$tree" worktree add -q --detach "$pristine" pristine ||
+		die "cannot make a worktree of $tree at pristine"
+fi
+git -C "$pristine" checkout -q -f --detach pristine && git -C "$pristine" clean -q -fdx
+
+for k in patched unpatched; do
+	src=$tree
+	[ $k = unpatched ] && src=$pristine
+	step "KERNEL   $work/kernel-$k"
+	configure "$src" "$work/kernel-$k" || die "configuration of the $k kernel (see $log)"
+	# Module.symvers and the module linker script, for bpf_testmod.ko.
+	kmake "$src" "$work/kernel-$k" bzImage modules ||
+		die "the $k kernel does not build (see $log)"
+done
+grep -q '^CONFIG_SECURITY_BPF=y' "$work/kernel-patched/.config" ||
+	die "the patched kernel has no CONFIG_SECURITY_BPF"
+# The list's options the configuration could not take (TEST_BPF=y, which
+# exists only as a module), for the report.
+"$here/tools/build/check-config.sh" "$tree/tools/testing/selftests/bpf/config" \
+	"$work/kernel-patched/.config" >"$work/config-dropped.txt" 2>&1
+
+# The tests, from the patched tree, statically linked (but urandom_read,
+# which the uprobe tests need dynamic); the selftests Makefile links
+# urandom_read against a relative liburandom_read.so, found from the
+# source directory.
+st=$tree/tools/testing/selftests/bpf
+out=$work/out
+mkdir -p "$out"
+ln -sf "$out/liburandom_read.so" "$st/liburandom_read.so"
+step "SELFTEST $out/test_progs $out/test_verifier"
+make -s -C "$st" -j"$(nproc)" OUTPUT="$out" LDFLAGS=-static \
+	VMLINUX_BTF="$work/kernel-patched/vmlinux" KDIR="$work/kernel-patched" \
+	"$out/test_progs" "$out/test_verifier" >>"$log" 2>&1 ||
+	die "the selftests do not build (see $log)"
+# bpf_testmod.ko again, for the unpatched kernel.
+make -s -C "$pristine/tools/testing/selftests/bpf/bpf_testmod" \
+	KDIR="$work/kernel-unpatched" >>"$log" 2>&1 ||
+	die "bpf_testmod.ko does not build for the unpatched kernel (see $log)"
+gcc -O2 -Wall -Werror -static -o "$work/rm" "$here/tests/selftests/rm.c" ||
+	die "tests/selftests/rm.c"
+echo "built in $(( $(date +%s) - start )) s" >"$work/build-time.txt"
+
+# The guest's /tests/selftests: the tests and what they read, bash (for
+# test_bprm_opts), and glibc's loader and libraries for urandom_read.
+image() {
+	k=$1 testmod=$2
+	list=$work/selftests-$k.list
+	{
+		echo "dir /tests 0755 0 0"
+		echo "dir /tests/selftests 0755 0 0"
+		echo "dir /mnt 0755 0 0"
+		echo "file /bin/bash /bin/bash-static 0755 0 0"
+		echo "file /tests/run-guest-tests.sh $here/tests/guest/run-guest-tests.sh 0755 0 0"
+		echo "file /tests/selftests-full.sh $here/tests/selftests/selftests-full.sh 0755 0 0"
+		echo "file /tests/LIST.selftests-full $work/LIST 0644 0 0"
+		echo "file /tests/selftests/rm $work/rm 0755 0 0"
+		echo "file /tests/selftests/bpf_testmod.ko $testmod 0644 0 0"
+		for f in "$out"/*.bpf.o "$out"/test_progs "$out"/test_verifier \
+			 "$out"/urandom_read "$out"/liburandom_read.so "$out"/xdp_synproxy \
+			 "$st"/progs/btf_dump_test_case_*.c; do
+			[ -f "$f" ] || continue
+			mode=0644
+			[ -x "$f" ] && mode=0755
+			echo "file /tests/selftests/$(basename "$f") $f $mode 0 0"
+		done
+		for lib in $(ldd "$out/urandom_read" | sed -n 's|.*\(/lib[^ ]*\) .*|\1|p'); do
+			echo "dir $(dirname "$lib") 0755 0 0"
+			echo "file $lib $(realpath "$lib") 0755 0 0"
+		done
+	} | awk '!seen[$0]++' >"$list"
+	"$gen_init_cpio" "$list" | gzip -n >"$work/selftests-$k.cpio.gz"
+	cat "$here/image/initramfs.cpio.gz" "$work/selftests-$k.cpio.gz" \
+		>"$work/initramfs-$k.cpio.gz"
+}
+echo selftests-full.sh >"$work/LIST"
+image patched "$out/bpf_testmod.ko"
+image unpatched "$pristine/tools/testing/selftests/bpf/bpf_testmod/bpf_testmod.ko"
+
+for k in patched unpatched; do
+	step "BOOT     $k ($work/$k.console.log)"
+	t0=$(date +%s)
+	"$here/run-qemu.sh" --mode test --kernel "$work/kernel-$k/arch/x86/boot/bzImage" \
+		--initrd "$work/initramfs-$k.cpio.gz" --results "$work/$k.results.txt" \
+		--timeout "$timeout" --append "krsi.tests=selftests-full" \
+		</dev/null >"$work/$k.console.log" 2>&1
+	echo "$k: qemu exit status $?, $(( $(date +%s) - t0 )) s" >>"$work/boot-times.txt"
+	tr -d '\r' <"$work/$k.results.txt" | grep -e '^ok ' -e '^not ok ' | sort >"$work/$k.txt"
+done
+
+"$here/tools/build/selftests-compare.sh" "$work/unpatched.txt" "$work/patched.txt" \
+	"$here/kernel/selftests-expected" | tee "$work/report.txt"
