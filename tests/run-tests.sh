@@ -132,10 +132,11 @@ boot debug-selftests "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST.self
 # lockdown=integrity is in force while setup_arch() runs: the ACPI table
 # the initrd carries (tests/lockdown/) is refused, as on Linux 6.1 without
 # the series; booted without lockdown=, the same kernel takes it, which
-# shows that the check can see a table taken.
+# shows that the check can see a table taken.  The audit-only kernel has
+# ACPI and the lockdown LSM (kernel/audit-only.config).
 lockdown_boot() {
 	./run-qemu.sh --verbose --mode probe --timeout 120 \
-		--kernel "$build/kernel-debug/arch/x86/boot/bzImage" \
+		--kernel "$build/kernel-audit/arch/x86/boot/bzImage" \
 		--initrd "$dir/lockdown/initramfs.cpio" --append "$1" </dev/null 2>&1 |
 		tr -d '\r' >"$2"
 }

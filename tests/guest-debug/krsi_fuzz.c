@@ -1354,6 +1354,28 @@ static void check_listing(int h, const struct result *res)
 }
 
 /*
+ * Is program @id gone within @ms milliseconds?  On a hook where programs
+ * may sleep, the hook lets go of a program it no longer runs only after an
+ * RCU tasks trace grace period, and a classic one (a call asleep in an
+ * earlier program may still run it); elsewhere at once.
+ */
+static bool freed_within(__u32 id, int ms)
+{
+	int fd;
+
+	for (;;) {
+		fd = prog_fd_by_id(id);
+		if (fd == -ENOENT)
+			return true;
+		if (fd >= 0)
+			close(fd);
+		if (ms-- <= 0)
+			return false;
+		usleep(1000);
+	}
+}
+
+/*
  * Detach the programs the models have on @h, by id (the workers' descriptors
  * are closed): the hook alone kept them, so each must be freed after.
  */
@@ -1377,12 +1399,12 @@ static void detach_all(int h, const struct result *res)
 				continue;
 			detached += krsi_detach_fd(hook_fd, fd) == 0;
 			close(fd);
-			fd = prog_fd_by_id(rec->id);
-			freed += fd == -ENOENT;
-			if (fd >= 0)
-				close(fd);
 		}
 	}
+	for (w = 0; w < WORKERS; w++)
+		for (i = 0; i < res[w].rep.nrec; i++)
+			if (res[w].recs[i].hook == h)
+				freed += freed_within(res[w].recs[i].id, 10000);
 	if (hook_fd >= 0)
 		close(hook_fd);
 	check(detached == total && freed == total,
