@@ -12,6 +12,7 @@
 #include "perfbuf.h"
 #include "krsi_test.h"
 #include "krsi_test.lskel.h"
+#include "trampoline.h"
 
 #define TARGET	"/tmp/krsi_events.target"
 #define MAX_CPUS 64
@@ -71,11 +72,12 @@ static void test_path(struct krsi_test *s, const char *path, bool krsi)
 
 	if (krsi) {
 		err = krsi_attach("file_open", s->progs.event.prog_fd, 0);
+		check_err(err, 0, "KRSI: attach event");
 	} else {
-		link_fd = skel_raw_tracepoint_open(NULL, s->progs.event.prog_fd);
-		err = link_fd < 0 ? -errno : 0;
+		link_fd = tramp_attach(s->progs.event.prog_fd);
+		if (!check_tramp_attach(link_fd, "event"))
+			return;
 	}
-	check_err(err, 0, krsi ? "KRSI: attach event" : "trampoline: attach event");
 	count_events();
 	check_err(try_open(TARGET), 0, "open the target");
 	check(count_events() == 1, "%s: one event read from the perf buffer", path);
