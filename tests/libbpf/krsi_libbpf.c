@@ -4,23 +4,38 @@
  * linked statically with glibc and the libbpf.a of the patched tree:
  * open a .bpf.o with libbpf, attach through the hook file as a KRSI link,
  * see the hook file list the program and the policy take effect, update,
- * pin, detach and destroy the link as any other; and the API's errors.  Then the kernel's own
- * selftest object: its programs load, and its sleepable test_void_hook
- * runs through a hook file.
+ * pin, detach and destroy the link as any other; and the API's errors.
+ * bpf_program__attach() of an LSM program, as a program written for the
+ * BPF LSM calls it: a trampoline link where the architecture has a
+ * trampoline, a KRSI link where it has none (s390x), enforcing either way.
+ * Then the kernel's own selftest object: its programs load, its sleepable
+ * test_void_hook runs through a hook file, and the whole object, attached
+ * unmodified with bpf_program__attach(), passes the checks of the
+ * kernel's own prog_tests/test_lsm.c.
  */
+#include <alloca.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "check.h"
 #include "errname.h"
+
+/* Linux 6.1 has a BPF trampoline on these only (tests/lib/trampoline.h). */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define HAVE_TRAMPOLINE 1
+#else
+#define HAVE_TRAMPOLINE 0
+#endif
 
 #define OBJ	"/tests/krsi_libbpf.bpf.o"
 #define SELFTEST_OBJ	"/tests/lsm.bpf.o"
@@ -106,6 +121,31 @@ static int bss_int(struct bpf_object *obj, int off, const int *set)
 	return v;
 }
 
+/* Run /bin/true in a child that @monitored (an offset in .bss) names. */
+static int exec_monitored(struct bpf_object *obj, int monitored)
+{
+	int go[2], status = -1;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) == 1)
+			execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	bss_int(obj, monitored, &pid);
+	if (write(go[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /*
  * The selftest's sleepable test_void_hook (lsm.s/bprm_committed_creds)
  * through its hook file: it counts the execs of monitored_pid.
@@ -115,9 +155,7 @@ static void test_selftest_void_hook(struct bpf_object *obj)
 	int monitored = bss_offset(obj, "monitored_pid");
 	int count = bss_offset(obj, "bprm_count");
 	struct bpf_link *link;
-	int go[2], status = -1, runs;
-	pid_t pid = -1;
-	char c = 0;
+	int status, runs;
 
 	if (!check(monitored >= 0 && count >= 0,
 		   "find monitored_pid and bprm_count in .bss"))
@@ -126,25 +164,111 @@ static void test_selftest_void_hook(struct bpf_object *obj)
 	if (!check(link != NULL, "attach the selftest's sleepable test_void_hook "
 		   "to bprm_committed_creds (%s)", link ? "ok" : errname(errno)))
 		return;
-	if (pipe(go) == 0) {
-		pid = fork();
-		if (pid == 0) {
-			close(go[1]);
-			if (read(go[0], &c, 1) == 1)
-				execl("/bin/true", "true", (char *)NULL);
-			_exit(127);
-		}
-		close(go[0]);
-		bss_int(obj, monitored, &pid);
-		if (write(go[1], &c, 1) != 1)
-			kill(pid, SIGKILL);
-		close(go[1]);
-		waitpid(pid, &status, 0);
-	}
+	status = exec_monitored(obj, monitored);
 	runs = bss_int(obj, count, NULL);
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0 && runs == 1,
+	check(status == 0 && runs == 1,
 	      "test_void_hook ran on the child's exec: bprm_count %d", runs);
 	check(bpf_link__destroy(link) == 0, "and its link detaches it");
+}
+
+/* The type of the kernel link @link, or -1. */
+static int link_type(const struct bpf_link *link)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (!link || bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		return -1;
+	return info.type;
+}
+
+/* What bpf_program__attach() of an LSM program makes on this kernel. */
+#define LSM_LINK_TYPE (HAVE_TRAMPOLINE ? BPF_LINK_TYPE_TRACING : BPF_LINK_TYPE_KRSI)
+#define LSM_LINK_NAME (HAVE_TRAMPOLINE ? "a trampoline link" : "a KRSI link")
+
+/*
+ * bpf_program__attach() of libbpf_deny, as a program written for the BPF
+ * LSM attaches: the kernel's way, enforcing.
+ */
+static void test_generic_attach(struct bpf_object *obj)
+{
+	struct bpf_link *link = bpf_program__attach(prog(obj, "libbpf_deny"));
+
+	if (!check(link != NULL, "bpf_program__attach() of libbpf_deny (%s)",
+		   link ? "ok" : errname(errno)))
+		return;
+	check(link_type(link) == LSM_LINK_TYPE, "it made %s (type %d)",
+	      LSM_LINK_NAME, link_type(link));
+	check(!strcmp(hook_list(), HAVE_TRAMPOLINE ? "" : "libbpf_deny "),
+	      "file_open lists %s: '%s'",
+	      HAVE_TRAMPOLINE ? "nothing" : "it", hook_list());
+	check(try_open() == EPERM, "the policy takes effect: open gives EPERM");
+	check(bpf_link__destroy(link) == 0 && try_open() == 0,
+	      "destroying the link detaches it");
+}
+
+/* The kernel's test_lsm.c: mprotect() of the stack made executable. */
+static int stack_mprotect(void)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+	char *buf = alloca(sz * 3);
+	void *page = (void *)(((unsigned long)buf + sz) & ~(sz - 1));
+
+	return mprotect(page, sz, PROT_READ | PROT_WRITE | PROT_EXEC) ? errno : 0;
+}
+
+/*
+ * The kernel's selftest object as its own test (prog_tests/test_lsm.c)
+ * runs it, unmodified: every LSM program attached with
+ * bpf_program__attach(), a monitored exec counted by the sleepable
+ * test_void_hook, the stack's mprotect(PROT_EXEC) denied and counted by
+ * test_int_hook.  Where the architecture has no trampoline (s390x, whose
+ * DENYLIST lists test_lsm for it), libbpf attaches them through KRSI.
+ */
+static void test_selftest_unmodified(struct bpf_object *obj)
+{
+	int monitored = bss_offset(obj, "monitored_pid");
+	int bprm = bss_offset(obj, "bprm_count");
+	int mprot = bss_offset(obj, "mprotect_count");
+	struct bpf_link *links[8];
+	struct bpf_program *p;
+	int n = 0, attached = 0, typed = 0, zero = 0, i, err;
+	pid_t self = getpid();
+
+	if (!check(monitored >= 0 && bprm >= 0 && mprot >= 0,
+		   "find monitored_pid, bprm_count and mprotect_count in .bss"))
+		return;
+	bss_int(obj, bprm, &zero);
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p) || n == 8)
+			continue;
+		links[n] = bpf_program__attach(p);
+		attached += links[n] != NULL;
+		typed += link_type(links[n]) == LSM_LINK_TYPE;
+		n++;
+	}
+	check(n == 3 && attached == n,
+	      "bpf_program__attach() of the selftest's %d LSM programs: %d attached",
+	      n, attached);
+	check(typed == n, "each as %s (%d of %d)", LSM_LINK_NAME, typed, n);
+
+	err = exec_monitored(obj, monitored);
+	check(err == 0 && bss_int(obj, bprm, NULL) == 1,
+	      "test_lsm: a monitored exec counted (bprm_count %d)",
+	      bss_int(obj, bprm, NULL));
+	bss_int(obj, monitored, &self);
+	err = stack_mprotect();
+	check(err == EPERM, "test_lsm: mprotect() of the stack PROT_EXEC: %s (want EPERM)",
+	      err ? errname(err) : "allowed");
+	check(bss_int(obj, mprot, NULL) == 1, "test_lsm: mprotect_count %d",
+	      bss_int(obj, mprot, NULL));
+	for (i = 0; i < n; i++)
+		bpf_link__destroy(links[i]);
+	bss_int(obj, monitored, &zero);
+	err = stack_mprotect();
+	check(err == 0, "the stack's mprotect() allowed once detached (%s)",
+	      err ? errname(err) : "ok");
 }
 
 /* attach_krsi() must fail with @err and set errno to it. */
@@ -186,6 +310,7 @@ int main(void)
 	check(bpf_link__destroy(link) == 0, "destroying the link detaches it");
 	check(!strcmp(hook_list(), ""), "file_open lists nothing: '%s'", hook_list());
 	check(try_open() == 0, "and the open is allowed again");
+	test_generic_attach(obj);
 
 	libbpf_set_print(NULL);	/* the warnings below are expected */
 	check(!bpf_program__attach_krsi(prog(obj, "libbpf_deny"), &override) &&
@@ -245,8 +370,10 @@ int main(void)
 	check(!err, "libbpf loads the LSM programs of the kernel's selftest %s (%s)",
 	      SELFTEST_OBJ,
 	      err ? errname(-err) : "ok");
-	if (!err)
+	if (!err) {
 		test_selftest_void_hook(obj);
+		test_selftest_unmodified(obj);
+	}
 	bpf_object__close(obj);
 
 	unlink(TARGET);
