@@ -4,13 +4,75 @@
 #
 # Everything built lands in $(BUILD) (gitignored) and, for the two bootable
 # files, in image/. Quiet by default; `make V=1` shows the commands.
+#
+# `make ARCH=s390x` builds the same appliance for s390x (big-endian, no BPF
+# trampoline in 6.1), cross-compiled, into build/s390x/ and image/s390x/;
+# `make ARCH=s390x run` boots it, `make ARCH=s390x test` runs its suite.
 
 BUILD        ?= build
 KTARBALL     ?= /usr/src/linux-source-6.1.tar.xz
 JOBS         ?= $(shell nproc)
+ARCH         ?= x86_64
 
+# The kernel tree is one for every architecture; what is built from it is
+# in $(BUILD) (build/ for x86_64, build/s390x/ for s390x), the bootable
+# files in $(IMAGE).
 KSRC         := $(BUILD)/linux
+
+ifeq ($(ARCH),x86_64)
+IMAGE        := image
+KARCH        := x86
+KCROSS       :=
+# The C compilers of the target: musl for the image's programs, glibc for
+# those that link libelf (bpftool, the libbpf test).
+MUSLCC       := musl-gcc
+GLIBCC       := gcc
+MUSL_LOADER  := /lib/ld-musl-x86_64.so.1
+BUSYBOX      := /bin/busybox
+BPF_TARGET   := -target bpf -D__TARGET_ARCH_x86
+# How the host runs a program built for the target: as it is.
+TARGET_RUN   :=
+# The light skeletons are made by Debian's bpftool.
+SKEL_BPFTOOL := bpftool
+else ifeq ($(ARCH),s390x)
+override BUILD := $(BUILD)/s390x
+IMAGE        := image/s390x
+KARCH        := s390
+KCROSS       := s390x-linux-gnu-
+# Debian has no musl cross compiler of its own, but musl-dev:s390x ships
+# s390x-linux-musl-gcc, a specs file over gcc-s390x-linux-gnu: the same
+# static musl programs as on x86_64.  glibc is gcc-s390x-linux-gnu's own.
+MUSLCC       := s390x-linux-musl-gcc
+GLIBCC       := s390x-linux-gnu-gcc
+MUSL_LOADER  := /lib/ld-musl-s390x.so.1
+# Debian's busybox-static, libelf and zlib for s390x, unpacked from their
+# packages into $(DEBROOT) (tools/build/fetch-debs.sh).
+DEBROOT      := $(BUILD)/debs/root
+BUSYBOX      := $(DEBROOT)/bin/busybox
+BPF_TARGET   := -target bpfeb -D__TARGET_ARCH_s390
+TARGET_RUN   := qemu-s390x-static
+DEBROOT_STAMP := $(BUILD)/debs/root.stamp
+# libbpf and bpftool, built from the tree for s390x (the tools' name of the
+# architecture is the kernel's).
+TARGET_TOOLS_MAKE := ARCH=s390 CROSS_COMPILE=$(KCROSS) \
+	EXTRA_CFLAGS="-I$(abspath $(DEBROOT))/usr/include"
+TARGET_LDFLAGS := -L$(abspath $(DEBROOT))/usr/lib/s390x-linux-gnu
+# The light skeletons are made by the tree's bpftool for s390x ($(BPFTOOL)
+# below says why), under qemu-user.
+# (A prerequisite list is expanded as it is read, before BPFTOOL is set:
+# hence the path spelt out.)
+SKEL_BPFTOOL  = $(TARGET_RUN) $(BPFTOOL)
+SKEL_BPFTOOL_DEP := $(BUILD)/bpftool/bpftool
+else
+$(error ARCH=$(ARCH): this appliance is built for x86_64 or s390x)
+endif
+
+# Sub-makes (the kernel's, libbpf's, bpftool's) get the kernel's name of
+# the architecture, never ours.
+MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
+
 KOUT         := $(BUILD)/kernel
+KIMAGE       := $(KOUT)/arch/$(KARCH)/boot/bzImage
 SYSROOT      := $(BUILD)/sysroot
 STAGING      := $(BUILD)/rootfs
 BIN          := $(BUILD)/bin
@@ -32,17 +94,17 @@ export CCACHE_NOHASHDIR := 1
 # Fixed build identity, so that a rebuild from the same inputs gives the same
 # kernel and ccache can hit on init/version.c.
 kmake = $(MAKE) -s -C $(KSRC) O=$(abspath $(1)) -j$(JOBS) \
-	CC="ccache gcc" HOSTCC="ccache gcc" \
+	ARCH=$(KARCH) CROSS_COMPILE=$(KCROSS) \
+	CC="ccache $(KCROSS)gcc" HOSTCC="ccache gcc" \
 	KBUILD_BUILD_TIMESTAMP="2019-09-10" KBUILD_BUILD_USER=krsi \
 	KBUILD_BUILD_HOST=appliance
 KMAKE := $(call kmake,$(KOUT))
 
-MUSLCC  := musl-gcc
 CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -g0 -D_GNU_SOURCE \
 	   -isystem $(SYSROOT)/include -Itools/lib -Iprogs -I$(GEN)
 LDFLAGS := -static -s
 
-BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
+BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
 .PHONY: all kernel userspace run test test-build bench check-series selftests deps build-times \
@@ -56,12 +118,15 @@ BPF_CFLAGS := -target bpf -O2 -g -D__TARGET_ARCH_x86 -Wall -Werror \
 # (gen-policy.sh refusing a summary, say) must not count as built.
 .DELETE_ON_ERROR:
 
-all: image/bzImage image/initramfs.cpio.gz
+all: $(IMAGE)/bzImage $(IMAGE)/initramfs.cpio.gz
 
 help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
 	@echo "make test       install deps, build, run host and in-guest tests"
+	@echo "                (x86_64, then the s390x appliance's essential suites)"
+	@echo "make ARCH=s390x [run|test|bench]  the same for s390x: build in"
+	@echo "                build/s390x and image/s390x, boot, every s390x suite"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
@@ -74,15 +139,23 @@ deps:
 	$(Q)tools/build/install-deps.sh
 
 run: deps all
-	./run-qemu.sh
+	./run-qemu.sh --arch $(ARCH)
 
+# make test: everything for x86_64, then the s390x appliance's essential
+# suites (tests/run-tests.sh); make ARCH=s390x test: every s390x suite.
+ifeq ($(ARCH),x86_64)
 test: deps all test-build
+	$(Q)$(MAKE) ARCH=s390x all test-build
 	tests/run-tests.sh
+else
+test: deps all test-build
+	tests/run-tests.sh --arch $(ARCH)
+endif
 
 # What KRSI costs per hooked call, against the kernel without it and against
 # mainline's trampolines (tests/bench/run-bench.sh).
 bench: deps all $(BUILD)/test/initramfs.cpio.gz
-	tests/bench/run-bench.sh
+	tests/bench/run-bench.sh $(ARCH)
 
 # The kernel's own BPF selftests (test_progs, test_verifier) on the patched
 # kernel and on 6.1 without the series, built with the same debug
@@ -104,9 +177,11 @@ check-series: deps $(BUILD)/kernel.stamp
 		$(BUILD)/series
 
 # ---------------------------------------------------------------------------
-# Kernel: Debian's tree + kernel/patches/series, tinyconfig + krsi.config.
-# Only these inputs rebuild it.
-KERNEL_INPUTS := $(KTARBALL) kernel/krsi.config kernel/patches/series \
+# Kernel: Debian's tree + kernel/patches/series, tinyconfig + krsi.config
+# + the architecture's own (kernel/$(ARCH).config).  Only these inputs
+# rebuild it.
+KCONFIGS      := kernel/krsi.config kernel/$(ARCH).config
+KERNEL_INPUTS := $(KTARBALL) $(KCONFIGS) kernel/patches/series \
 	$(wildcard kernel/patches/*.patch) \
 	tools/build/prepare-kernel.sh tools/build/check-config.sh
 
@@ -117,10 +192,10 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(call msg,CONFIG,$(KOUT)/.config)
 	$(Q)$(KMAKE) tinyconfig >/dev/null
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
-		$(KOUT)/.config kernel/krsi.config >$(KOUT)/merge_config.log 2>&1
+		$(KOUT)/.config $(KCONFIGS) >$(KOUT)/merge_config.log 2>&1
 	$(Q)$(KMAKE) olddefconfig >>$(KOUT)/merge_config.log 2>&1
-	$(Q)tools/build/check-config.sh kernel/krsi.config $(KOUT)/.config
-	$(call msg,KERNEL,$(KOUT)/arch/x86/boot/bzImage)
+	$(Q)for f in $(KCONFIGS); do tools/build/check-config.sh $$f $(KOUT)/.config || exit 1; done
+	$(call msg,KERNEL,$(KIMAGE))
 	$(Q)$(KMAKE) bzImage
 	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
 	$(call msg,HEADERS,$(SYSROOT)/include)
@@ -167,8 +242,8 @@ $(BUILD)/kernel-audit.stamp: $(BUILD)/kernel.stamp kernel/audit-only.config
 	$(Q)$(call kmake,$(KOUT_AUDIT)) bzImage
 	$(Q)touch $@
 
-image/bzImage: $(BUILD)/kernel.stamp
-	$(Q)mkdir -p image && cp $(KOUT)/arch/x86/boot/bzImage $@
+$(IMAGE)/bzImage: $(BUILD)/kernel.stamp
+	$(Q)mkdir -p $(IMAGE) && cp $(KIMAGE) $@
 
 # The BTF of the kernel just built, as C, for CO-RE BPF programs.
 $(GEN)/vmlinux.h: $(BUILD)/kernel.stamp
@@ -185,9 +260,9 @@ $(GEN)/%.bpf.o: progs/%.bpf.c $(wildcard progs/*.h) $(GEN)/vmlinux.h
 	$(call msg,BPF,$@)
 	$(Q)clang $(BPF_CFLAGS) -c $< -o $@
 
-$(GEN)/%.lskel.h: $(GEN)/%.bpf.o
+$(GEN)/%.lskel.h: $(GEN)/%.bpf.o $(SKEL_BPFTOOL_DEP)
 	$(call msg,GEN-SKEL,$@)
-	$(Q)bpftool gen skeleton -L $< name $(subst -,_,$*) >$@
+	$(Q)$(SKEL_BPFTOOL) gen skeleton -L $< name $(subst -,_,$*) >$@
 
 # Each policy's hooks and maps, for the krsi tool (tools/build/gen-policy.sh).
 $(GEN)/%.policy.h: progs/%.bpf.c $(GEN)/%.bpf.o $(GEN)/%.lskel.h \
@@ -257,14 +332,22 @@ userspace: $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS))
 # bpftool.  FEATURES_DUMP=/dev/null skips bpftool's feature probes, so that
 # the binary is the same whatever -dev packages the host has: no skeletons,
 # no libbfd (JIT disassembly), no libcap.
+#
+# For s390x it is cross-built with Debian's libelf and zlib for s390x
+# ($(DEBROOT)), and it is also what makes the light skeletons there, run
+# on the host under qemu-user: 6.1's bpftool and libbpf cannot open an
+# object of the other byte order, and the loader program a light skeleton
+# carries must be in the target's byte order too, which a libbpf running
+# big-endian writes as it is (mainline learnt cross-endian skeletons only
+# later).
 BPFTOOL := $(BUILD)/bpftool/bpftool
 
-$(BPFTOOL): $(BUILD)/kernel.stamp
+$(BPFTOOL): $(BUILD)/kernel.stamp $(DEBROOT_STAMP)
 	$(call msg,BPFTOOL,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool \
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/bpf/bpftool $(TARGET_TOOLS_MAKE) \
 		OUTPUT=$(abspath $(dir $@))/ FEATURES_DUMP=/dev/null \
-		CC="ccache gcc" EXTRA_LDFLAGS="-static -s" >/dev/null
+		CC="ccache $(GLIBCC)" EXTRA_LDFLAGS="-static -s $(TARGET_LDFLAGS)" >/dev/null
 	$(Q)touch $@
 
 # ---------------------------------------------------------------------------
@@ -275,12 +358,12 @@ ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
 $(BUILD)/gen_init_cpio: $(BUILD)/kernel.stamp
 	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c
 
-image/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
-		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh
+$(IMAGE)/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
+		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh $(DEBROOT_STAMP)
 	$(call msg,CPIO,$@)
-	$(Q)mkdir -p image
-	$(Q)tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
-		/bin/busybox rootfs init/init $(BIN) /lib/ld-musl-x86_64.so.1 \
+	$(Q)mkdir -p $(IMAGE)
+	$(Q)TARGET_RUN="$(TARGET_RUN)" tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
+		$(BUSYBOX) rootfs init/init $(BIN) $(MUSL_LOADER) \
 		$(BPFTOOL)
 
 # ---------------------------------------------------------------------------
@@ -328,9 +411,9 @@ $(TEST_DIR)/progs/%.bpf.o: tests/progs/%.bpf.c $(wildcard tests/progs/*.h) \
 	$(Q)mkdir -p $(dir $@)
 	$(Q)clang $(BPF_CFLAGS) -Itests/progs -c $< -o $@
 
-$(TEST_DIR)/progs/%.lskel.h: $(TEST_DIR)/progs/%.bpf.o
+$(TEST_DIR)/progs/%.lskel.h: $(TEST_DIR)/progs/%.bpf.o $(SKEL_BPFTOOL_DEP)
 	$(call msg,GEN-SKEL,$@)
-	$(Q)bpftool gen skeleton -L $< name $(subst -,_,$*) >$@
+	$(Q)$(SKEL_BPFTOOL) gen skeleton -L $< name $(subst -,_,$*) >$@
 
 GUEST_CC = $(MUSLCC) $(CFLAGS) -Itests/lib -Itests/progs -I$(TEST_DIR)/progs \
 	   $< $(LIB_SRCS) $(LDFLAGS) -o $@
@@ -350,10 +433,10 @@ $(TEST_DIR)/%: tests/%.c $(GUEST_DEPS)
 # the patched tree (tests/libbpf/), which opens a .bpf.o itself.
 LIBBPF_A := $(BUILD)/libbpf/libbpf.a
 
-$(LIBBPF_A): $(BUILD)/kernel.stamp
+$(LIBBPF_A): $(BUILD)/kernel.stamp $(DEBROOT_STAMP)
 	$(call msg,LIBBPF,$@)
-	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf OUTPUT=$(abspath $(BUILD)/libbpf)/ \
-		$(abspath $@) >/dev/null
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf $(TARGET_TOOLS_MAKE) \
+		OUTPUT=$(abspath $(BUILD)/libbpf)/ $(abspath $@) >/dev/null
 
 $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o: tests/libbpf/krsi_libbpf.bpf.c $(GEN)/vmlinux.h
 	$(call msg,BPF,$@)
@@ -374,9 +457,9 @@ $(TEST_DIR)/guest/krsi_libbpf: tests/libbpf/krsi_libbpf.c $(LIBBPF_A) \
 		tools/lib/errname.c tests/lib/check.h
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)gcc -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE \
+	$(Q)$(GLIBCC) -std=c11 -Wall -Wextra -Werror -O2 -D_GNU_SOURCE \
 		-isystem $(SYSROOT)/include -Itools/lib -Itests/lib \
-		$< tools/lib/errname.c $(LIBBPF_A) -static -lelf -lz -o $@
+		$< tools/lib/errname.c $(LIBBPF_A) -static $(TARGET_LDFLAGS) -lelf -lz -o $@
 
 GUEST_BINS += $(TEST_DIR)/guest/krsi_libbpf
 
@@ -405,12 +488,21 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 
 # /tests/LIST is what runs on the appliance's kernel, /tests/LIST.audit what
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
-# attached and locked the boot policies.
+# attached and locked the boot policies, /tests/LIST.essential what of LIST
+# make test runs on s390x (make ARCH=s390x test runs all of LIST): the
+# trampoline against KRSI, argument packing for every class of argument
+# (the big-endian check), attach, replace, links and query, sleepable
+# programs, return values, the krsi command, and libbpf's fallback.
+ESSENTIAL := krsi_arch krsi_args krsi_attach krsi_replace krsi_links \
+	     krsi_sleep krsi_retval krsi_cli.sh krsi_libbpf
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH) \
-	     $(SELFTESTS_KRSI) tests/selftests/selftests.sh
+	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH)
+# The selftests need the debug kernel's BTF, which only x86_64 builds.
+ifeq ($(ARCH),x86_64)
+ALL_GUEST += $(SELFTESTS_KRSI) tests/selftests/selftests.sh
+endif
 
-$(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
+$(TEST_DIR)/initramfs.cpio.gz: $(IMAGE)/initramfs.cpio.gz $(ALL_GUEST) \
 		$(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.bpf.o \
 		$(TEST_DIR)/libbpf/lsm.bpf.o $(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
@@ -420,7 +512,7 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench \
+	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench LIST.essential \
 		   LIST.baseline LIST.boottime \
 		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
@@ -429,13 +521,14 @@ $(TEST_DIR)/initramfs.cpio.gz: image/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
+	$(Q)for f in $(ESSENTIAL); do echo $$f; done >$(TEST_DIR)/LIST.essential
 	$(Q)for f in $(DEBUG_BINS); do basename $$f; done >$(TEST_DIR)/LIST.nomem
 	$(Q)echo selftests.sh >$(TEST_DIR)/LIST.selftests
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench
 	$(Q)echo bench_baseline.sh >$(TEST_DIR)/LIST.baseline
 	$(Q)echo boot_time.sh >$(TEST_DIR)/LIST.boottime
 	$(Q)$(BUILD)/gen_init_cpio $(TEST_DIR)/tests.list | gzip -n >$(TEST_DIR)/tests.cpio.gz
-	$(Q)cat image/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
+	$(Q)cat $(IMAGE)/initramfs.cpio.gz $(TEST_DIR)/tests.cpio.gz >$@
 
 # An initramfs that carries an ACPI table (tests/lockdown/ssdt.dsl) for the
 # kernel to take, as an uncompressed cpio archive before the test image:
@@ -456,11 +549,29 @@ $(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/ssdt.aml $(TEST_DIR)/initramfs.c
 	$(Q)$(BUILD)/gen_init_cpio $(LOCKDOWN_DIR)/acpi.list >$@.tmp
 	$(Q)cat $(TEST_DIR)/initramfs.cpio.gz >>$@.tmp && mv $@.tmp $@
 
+ifeq ($(ARCH),x86_64)
 test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp \
 	$(BUILD)/kernel-debug.stamp $(LOCKDOWN_DIR)/initramfs.cpio
+else
+# Another architecture: the appliance's kernel and the test image; the
+# debug and audit-only kernels, the ACPI tables and the host tests are
+# x86_64's (README, "Architectures").
+test-build: $(TEST_DIR)/initramfs.cpio.gz
+endif
+
+# ---------------------------------------------------------------------------
+# s390x: Debian's busybox-static, libelf and zlib for s390x, unpacked from
+# their packages (tools/build/fetch-debs.sh): they cannot be installed
+# beside the host's own, and only their files are needed.
+ifeq ($(ARCH),s390x)
+$(DEBROOT_STAMP): tools/build/fetch-debs.sh
+	$(call msg,DEBS,$(DEBROOT))
+	$(Q)tools/build/fetch-debs.sh s390x $(DEBROOT) busybox-static libelf-dev zlib1g-dev
+	$(Q)touch $@
+endif
 
 clean:
-	rm -rf $(BIN) $(GEN) $(BUILD)/test image/*.cpio.gz
+	rm -rf $(BIN) $(GEN) $(BUILD)/test $(IMAGE)/*.cpio.gz
 
 distclean:
-	rm -rf $(BUILD) image/bzImage image/*.cpio.gz
+	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/s390x

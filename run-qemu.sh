@@ -4,8 +4,9 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel=$here/image/bzImage
-initrd=$here/image/initramfs.cpio.gz
+arch=x86_64
+kernel=
+initrd=
 append=""
 mode=""
 results=""
@@ -23,6 +24,8 @@ usage: run-qemu.sh [OPTION]...
 Boot the KRSI appliance in QEMU, on this terminal (serial console, no
 graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
 
+  --arch ARCH       the appliance built for ARCH: x86_64 (the default,
+                    built by 'make') or s390x ('make ARCH=s390x')
   --kvm             use KVM instead of software emulation (TCG), after a
                     short probe boot shows that KVM works on this machine
   --demo            show each policy at work, allowed and denied case with
@@ -34,10 +37,14 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     warnings and worse (dmesg has them all either way)
   --append ARGS     extra kernel command line arguments
   --mode MODE       what /init does: shell (default), demo, test
-  --kernel FILE     kernel to boot (default image/bzImage)
-  --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz)
-  --results FILE    connect the guest's second serial port (/dev/ttyS1)
-                    to FILE; the test mode writes its results there
+  --kernel FILE     kernel to boot (default image/bzImage, for s390x
+                    image/s390x/bzImage)
+  --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz,
+                    for s390x image/s390x/initramfs.cpio.gz)
+  --results FILE    connect the guest's results port to FILE: its second
+                    serial port (/dev/ttyS1) on x86_64, a virtio serial
+                    port named krsi.results on s390x; the test mode writes
+                    its results there
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
   -h, --help        show this text
 
@@ -49,6 +56,7 @@ die() { echo "run-qemu.sh: $*" >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
+	--arch) [ $# -ge 2 ] || die "--arch needs an architecture"; arch=$2; shift ;;
 	--kvm) accel=kvm ;;
 	--verbose) loglevel=8 ;;
 	--demo) mode=demo ;;
@@ -65,16 +73,39 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-[ -r "$kernel" ] || die "$kernel not found: run 'make' first"
-[ -r "$initrd" ] || die "$initrd not found: run 'make' first"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: run 'make deps'"
+# What differs from one architecture to the other: the emulator, the
+# machine, the console and where the results port is.  s390x's console is
+# the SCLP's VT220 terminal, which -nographic puts on stdio; it has no
+# second UART, so the results go to a virtio serial port on the channel
+# subsystem, which the guest finds by its name (tests/guest/run-guest-tests.sh).
+case $arch in
+x86_64)
+	images=$here/image make=make
+	qemu_bin=qemu-system-x86_64 machine=
+	console=ttyS0
+	;;
+s390x)
+	images=$here/image/s390x make="make ARCH=s390x"
+	qemu_bin=qemu-system-s390x machine="-M s390-ccw-virtio"
+	console=ttysclp0
+	[ "$accel" = tcg ] || die "--kvm: an s390x guest runs under software emulation here"
+	;;
+*) die "--arch $arch: x86_64 or s390x" ;;
+esac
+kernel=${kernel:-$images/bzImage}
+initrd=${initrd:-$images/initramfs.cpio.gz}
 
-cmdline="console=ttyS0 loglevel=$loglevel panic=-1 oops=panic"
+[ -r "$kernel" ] || die "$kernel not found: run '$make' first"
+[ -r "$initrd" ] || die "$initrd not found: run '$make' first"
+command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found: run 'make deps'"
+
+cmdline="console=$console loglevel=$loglevel panic=-1 oops=panic"
 [ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
 cmdline="$cmdline$append"
 
 qemu() {
-	$runner qemu-system-x86_64 -nographic -no-reboot -m 512M -smp 2 \
+	# shellcheck disable=SC2086 # $machine is empty or options
+	$runner "$qemu_bin" $machine -nographic -no-reboot -m 512M -smp 2 \
 		-kernel "$kernel" -initrd "$initrd" "$@"
 }
 
@@ -84,7 +115,7 @@ runner=""
 if [ "$accel" = kvm ]; then
 	[ -w /dev/kvm ] || die "--kvm: /dev/kvm is not there or not writable"
 	runner="timeout 20"
-	if ! qemu -accel kvm -append "console=ttyS0 panic=-1 krsi.mode=probe" \
+	if ! qemu -accel kvm -append "console=$console panic=-1 krsi.mode=probe" \
 		</dev/null 2>&1 | grep -q "init: probe ok"; then
 		die "--kvm: a probe boot with KVM did not reach /init in 20 s; run without --kvm"
 	fi
@@ -93,7 +124,14 @@ fi
 
 set -- -accel "$accel" -append "$cmdline"
 [ -n "$icount" ] && set -- "$@" -icount shift=0
-[ -n "$results" ] && set -- "$@" -serial mon:stdio -serial "file:$results"
+if [ -n "$results" ]; then
+	case $arch in
+	x86_64) set -- "$@" -serial mon:stdio -serial "file:$results" ;;
+	s390x) set -- "$@" -device virtio-serial-ccw \
+		-chardev "file,id=results,path=$results" \
+		-device virtserialport,chardev=results,name=krsi.results ;;
+	esac
+fi
 
 [ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"
 qemu "$@"

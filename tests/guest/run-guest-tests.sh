@@ -4,9 +4,11 @@
 # Runs every test listed in /tests/LIST (/tests/LIST.NAME with krsi.tests=NAME
 # on the kernel command line), shows its output on the console and
 # sends its result lines, plus one "exit NAME STATUS" line per test and a
-# final "done" line, to the second serial port (/dev/ttyS1), which the host
-# harness (tests/run-tests.sh) reads back from a file. The host counts a
-# test without its "exit" line, or a run without "done", as failed.
+# final "done" line, to the results port, which the host harness
+# (tests/run-tests.sh) reads back from a file: the second serial port
+# (/dev/ttyS1) on x86_64, the virtio serial port named krsi.results on
+# s390x (run-qemu.sh --results). The host counts a test without its "exit"
+# line, or a run without "done", as failed.
 list=/tests/LIST
 for arg in $(cat /proc/cmdline); do
 	case $arg in
@@ -14,6 +16,10 @@ for arg in $(cat /proc/cmdline); do
 	esac
 done
 results=/dev/ttyS1
+for port in /sys/class/virtio-ports/*; do
+	[ "$(cat "$port/name" 2>/dev/null)" = krsi.results ] &&
+		results=/dev/${port##*/}
+done
 [ -c "$results" ] || results=/dev/console
 
 {

@@ -12,7 +12,14 @@ PACKAGES="
 	musl-tools busybox-static
 	qemu-system-x86
 	ccache acpica-tools bash-static
+	gcc-s390x-linux-gnu musl-dev:s390x qemu-system-misc qemu-user-static
 "
+# s390x (make ARCH=s390x, and the s390x boots of make test): the cross
+# compiler, musl for s390x (with its s390x-linux-musl-gcc), QEMU's s390x
+# system emulator and qemu-user, which runs the s390x bpftool that makes
+# the light skeletons.  musl-dev:s390x, and the s390x packages the build
+# unpacks (tools/build/fetch-debs.sh), need dpkg to know the architecture.
+FOREIGN_ARCH=s390x
 
 missing=""
 for pkg in $PACKAGES; do
@@ -32,6 +39,8 @@ fi
 
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH" ||
+	dpkg --add-architecture "$FOREIGN_ARCH"
 apt-get update -qq
 # shellcheck disable=SC2086 # the list is meant to split
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

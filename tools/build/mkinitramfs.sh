@@ -6,6 +6,9 @@
 #	MUSL_LOADER [SBIN_FILE...]
 #
 # Every file of BINDIR goes to /usr/bin, every SBIN_FILE to /usr/sbin.
+# BUSYBOX is the target's: for another architecture, TARGET_RUN in the
+# environment is how the host runs it (qemu-s390x-static), to list its
+# applets.
 set -eu
 
 gen_init_cpio=$1
@@ -34,13 +37,13 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	# One symlink per applet, as `busybox --install -s` would make.
-	"$busybox" --list-full | while read -r applet; do
+	${TARGET_RUN:-} "$busybox" --list-full | while read -r applet; do
 		[ "/$applet" = /bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
 	done
 	echo "file /init $init 0755 0 0"
 	# musl's dynamic loader: every tool is static, but the loader is how a
 	# program is run without execve() (the ld.so route no_tmp_exec closes).
-	echo "file /lib/ld-musl-x86_64.so.1 $(realpath "$musl_loader") 0755 0 0"
+	echo "file $musl_loader $(realpath "$musl_loader") 0755 0 0"
 	for tool in "$bindir"/*; do
 		[ -f "$tool" ] && echo "file /usr/bin/$(basename "$tool") $tool 0755 0 0"
 	done

@@ -50,11 +50,13 @@ echo "KRSI demo: each policy, allowed then denied, with what it reported."
 krsi list | sed 's/^/    /'
 
 scenario no_tmp_exec
+# musl's dynamic loader, whichever architecture's the image has.
+ldso=$(echo /lib/ld-musl-*.so.1)
 cp /usr/bin/krsi-hello /tmp/hello
 run demo /usr/bin/krsi-hello
 run demo /tmp/hello
-run demo /lib/ld-musl-x86_64.so.1 /usr/bin/krsi-hello
-run demo /lib/ld-musl-x86_64.so.1 /tmp/hello
+run demo "$ldso /usr/bin/krsi-hello"
+run demo "$ldso /tmp/hello"
 attack "put a program where the image is"
 run demo "cp /bin/busybox /busybox"
 attack "write code into a running process, with busybox alone"
