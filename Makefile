@@ -124,9 +124,9 @@ help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
 	@echo "make test       install deps, build, run host and in-guest tests"
-	@echo "                (x86_64, then the s390x appliance's essential suites)"
+	@echo "                (x86_64's, then the s390x appliance's)"
 	@echo "make ARCH=s390x [run|test|bench]  the same for s390x: build in"
-	@echo "                build/s390x and image/s390x, boot, every s390x suite"
+	@echo "                build/s390x and image/s390x, boot, its suites alone"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
@@ -141,8 +141,8 @@ deps:
 run: deps all
 	./run-qemu.sh --arch $(ARCH)
 
-# make test: everything for x86_64, then the s390x appliance's essential
-# suites (tests/run-tests.sh); make ARCH=s390x test: every s390x suite.
+# make test: everything for x86_64, then the s390x appliance's suites
+# (tests/run-tests.sh); make ARCH=s390x test: the s390x suites alone.
 ifeq ($(ARCH),x86_64)
 test: deps all test-build
 	$(Q)$(MAKE) ARCH=s390x all test-build
@@ -488,13 +488,7 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 
 # /tests/LIST is what runs on the appliance's kernel, /tests/LIST.audit what
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
-# attached and locked the boot policies, /tests/LIST.essential what of LIST
-# make test runs on s390x (make ARCH=s390x test runs all of LIST): the
-# trampoline against KRSI, argument packing for every class of argument
-# (the big-endian check), attach, replace, links and query, sleepable
-# programs, return values, the krsi command, and libbpf's fallback.
-ESSENTIAL := krsi_arch krsi_args krsi_attach krsi_replace krsi_links \
-	     krsi_sleep krsi_retval krsi_cli.sh krsi_libbpf
+# attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
 	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH)
 # The selftests need the debug kernel's BTF, which only x86_64 builds.
@@ -512,7 +506,7 @@ $(TEST_DIR)/initramfs.cpio.gz: $(IMAGE)/initramfs.cpio.gz $(ALL_GUEST) \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench LIST.essential \
+	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench \
 		   LIST.baseline LIST.boottime \
 		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
@@ -521,7 +515,6 @@ $(TEST_DIR)/initramfs.cpio.gz: $(IMAGE)/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
-	$(Q)for f in $(ESSENTIAL); do echo $$f; done >$(TEST_DIR)/LIST.essential
 	$(Q)for f in $(DEBUG_BINS); do basename $$f; done >$(TEST_DIR)/LIST.nomem
 	$(Q)echo selftests.sh >$(TEST_DIR)/LIST.selftests
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench

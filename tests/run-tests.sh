@@ -9,6 +9,12 @@
 # guest that did not finish in time and on any kernel oops, BUG, WARNING,
 # lockdep or KASAN report on the console.
 #
+# Then the s390x appliance (make ARCH=s390x: big-endian, no BPF
+# trampoline in 6.1), booted under qemu-system-s390x: its image checks,
+# the guest suite, the boot policies' suites, the demo and its shells
+# (s390x_suite below).  `--arch s390x` runs those alone (make ARCH=s390x
+# test).
+#
 # Run through `make test`, which builds what this needs first.
 set -u
 
@@ -17,6 +23,11 @@ dir=$build/test
 timeout=${KRSI_TEST_TIMEOUT:-1200}
 passed=0
 failed=0
+# The architecture of the appliance that boot() and demo_checks() boot
+# (s390x_suite sets it).
+arch=x86_64
+only=
+[ "${1:-}" = --arch ] && only=${2:-}
 
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "not ok $*"; }
@@ -31,29 +42,6 @@ count() {
 	done <"$1"
 }
 
-echo "--- host unit tests"
-for t in "$dir"/host/*; do
-	[ -x "$t" ] || continue
-	"$t" >"$t.out" 2>&1
-	status=$?
-	count "$t.out"
-	[ "$status" -eq 0 ] || fail "host $(basename "$t"): exit status $status"
-done
-
-echo "--- kernel series"
-tests/check-patches.sh "$build/linux" kernel/patches >"$dir/patches.out" 2>&1
-count "$dir/patches.out"
-tests/check-pack.sh "$build/linux" >"$dir/pack.out" 2>&1
-count "$dir/pack.out"
-
-echo "--- the build"
-tests/check-gen-policy.sh "$build" >"$dir/gen-policy.out" 2>&1
-count "$dir/gen-policy.out"
-
-echo "--- the image"
-tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1
-count "$dir/image.out"
-
 # boot NAME KERNEL LIST [QEMU ARGS...]: boot KERNEL with the test initramfs,
 # run the tests of LIST in the guest and check what came back.  The console
 # goes to $dir/NAME.console.log, the results to $dir/NAME.results.txt.
@@ -66,7 +54,7 @@ boot() {
 	echo "--- guest tests on the $name kernel (console: $console)"
 	rm -f "$results"
 	start=$(date +%s)
-	./run-qemu.sh --mode test --kernel "$kernel" \
+	./run-qemu.sh --arch "$arch" --mode test --kernel "$kernel" \
 		--initrd "$dir/initramfs.cpio.gz" --results "$results" \
 		--timeout "$timeout" "$@" </dev/null >"$console" 2>&1
 	qemu_status=$?
@@ -111,6 +99,121 @@ kernel_reports() {
 		fail "$1 guest: kernel reports on the console (see $2)"
 	fi
 }
+
+# demo_checks NAME IMAGES: the demo (./run-qemu.sh --demo) of the
+# appliance in IMAGES runs to its end and shows, for each policy, a denial
+# and the event it produced.  The console goes to $dir/NAME.console.log.
+demo_checks() {
+	name=$1 images=$2
+	echo "--- the demo on $arch (console: $dir/$name.console.log)"
+	./run-qemu.sh --arch "$arch" --demo --kernel "$images/bzImage" \
+		--initrd "$images/initramfs.cpio.gz" --timeout "$timeout" </dev/null \
+		>"$dir/$name.console.log" 2>&1
+	demo_status=$?
+	tr -d '\r' <"$dir/$name.console.log" >"$dir/$name.clean"
+	if [ "$demo_status" -eq 0 ] && grep -q "^KRSI demo done.$" "$dir/$name.clean"; then
+		pass; echo "ok $name: runs to its end"
+	else
+		fail "$name: did not finish (qemu exit status $demo_status)"
+	fi
+	for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_lock; do
+		if grep -q "^    event .* $policy denied E[A-Z]*: " "$dir/$name.clean"; then
+			pass; echo "ok $name: shows a $policy denial and its event"
+		else
+			fail "$name: no $policy denial event"
+		fi
+	done
+	if grep -q "^    event .* audit_exec allowed exec /bin/busybox: sh -c ls /etc/krsi" "$dir/$name.clean"; then
+		pass; echo "ok $name: shows an audited exec with its arguments"
+	else
+		fail "$name: no audit_exec event"
+	fi
+	if grep -q "^    event .* audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" "$dir/$name.clean"; then
+		pass; echo "ok $name: shows the real program run through a symlink"
+	else
+		fail "$name: no audit_exec event naming krsi-secret behind /tmp/innocent"
+	fi
+	# Each main policy's attacker's try, denied.
+	for denied in "can't create '/busybox': Read-only file system" \
+		"/mem': Permission denied (exit 1)" \
+		"mount: permission denied (are you root?) (exit 1)" \
+		"renice: setpriority: Operation not permitted" \
+		"rm: can't remove '/sys/fs/bpf/krsi/wx/wx_mmap': Operation not permitted"; do
+		if grep -q -F "$denied" "$dir/$name.clean"; then
+			pass; echo "ok $name: attacker's try denied: $denied"
+		else
+			fail "$name: attacker's try not shown denied: $denied"
+		fi
+	done
+	kernel_reports "$name" "$dir/$name.console.log"
+}
+
+# s390x_suite: the s390x appliance (make ARCH=s390x: big-endian, no BPF
+# trampoline in Linux 6.1) under qemu-system-s390x: its image checked as
+# x86_64's, the guest suite (LIST), the boot policies' suites with
+# boot_bypass, the demo, and the appliance as `make ARCH=s390x run` boots
+# it, typed at.  What runs where, and why, is in README ("Architectures").
+s390x_suite() {
+	arch=s390x dir=$build/s390x/test
+	echo "--- the s390x image"
+	tests/check-image.sh image/s390x/initramfs.cpio.gz >"$dir/image.out" 2>&1
+	count "$dir/image.out"
+	boot s390x image/s390x/bzImage "$dir/LIST"
+	# The proof: one program, trampoline refused, KRSI link enforcing.
+	proof=$(sed -n 's/^ok \(s390x: trampoline attach .*\)/\1/p' "$dir/s390x.results.txt")
+	if [ -n "$proof" ]; then
+		pass; echo "ok proof: $proof"
+	else
+		fail "proof: no krsi_arch summary line from the s390x boot"
+	fi
+	boot s390x-policies image/s390x/bzImage "$dir/LIST.boot" --append krsi.tests=boot
+	demo_checks s390x-demo image/s390x
+	# The appliance as `make ARCH=s390x run` boots it, typed at.
+	echo "--- the s390x appliance's shells (console: $dir/s390x-shell.console.log)"
+	tests/shell-session.sh s390x s390x-shell "$dir" "$timeout" >"$dir/s390x-shell.out" 2>&1
+	count "$dir/s390x-shell.out"
+	kernel_reports s390x-shell "$dir/s390x-shell.console.log"
+	arch=x86_64 dir=$build/test
+}
+
+# summary CONSOLE: the counts, and the end of CONSOLE if anything failed.
+summary() {
+	if [ "$failed" -ne 0 ]; then
+		echo "--- last lines of the console"
+		tail -n 40 "$1"
+	fi
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+	exit
+}
+
+if [ "$only" = s390x ]; then
+	s390x_suite
+	summary "$build/s390x/test/s390x.console.log"
+fi
+
+echo "--- host unit tests"
+for t in "$dir"/host/*; do
+	[ -x "$t" ] || continue
+	"$t" >"$t.out" 2>&1
+	status=$?
+	count "$t.out"
+	[ "$status" -eq 0 ] || fail "host $(basename "$t"): exit status $status"
+done
+
+echo "--- kernel series"
+tests/check-patches.sh "$build/linux" kernel/patches >"$dir/patches.out" 2>&1
+count "$dir/patches.out"
+tests/check-pack.sh "$build/linux" >"$dir/pack.out" 2>&1
+count "$dir/pack.out"
+
+echo "--- the build"
+tests/check-gen-policy.sh "$build" >"$dir/gen-policy.out" 2>&1
+count "$dir/gen-policy.out"
+
+echo "--- the image"
+tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1
+count "$dir/image.out"
 
 boot appliance image/bzImage "$dir/LIST"
 boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
@@ -164,47 +267,7 @@ for log in "$dir/lockdown.integrity.log" "$dir/lockdown.none.log"; do
 	kernel_reports lockdown "$log"
 done
 
-# The demo (./run-qemu.sh --demo) runs to its end and shows, for each
-# policy, a denial and the event it produced.
-echo "--- the demo (console: $dir/demo.console.log)"
-./run-qemu.sh --demo --timeout "$timeout" </dev/null >"$dir/demo.console.log" 2>&1
-demo_status=$?
-tr -d '\r' <"$dir/demo.console.log" >"$dir/demo.clean"
-if [ "$demo_status" -eq 0 ] && grep -q "^KRSI demo done.$" "$dir/demo.clean"; then
-	pass; echo "ok demo: runs to its end"
-else
-	fail "demo: did not finish (qemu exit status $demo_status)"
-fi
-for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_lock; do
-	if grep -q "^    event .* $policy denied E[A-Z]*: " "$dir/demo.clean"; then
-		pass; echo "ok demo: shows a $policy denial and its event"
-	else
-		fail "demo: no $policy denial event"
-	fi
-done
-if grep -q "^    event .* audit_exec allowed exec /bin/busybox: sh -c ls /etc/krsi" "$dir/demo.clean"; then
-	pass; echo "ok demo: shows an audited exec with its arguments"
-else
-	fail "demo: no audit_exec event"
-fi
-if grep -q "^    event .* audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent" "$dir/demo.clean"; then
-	pass; echo "ok demo: shows the real program run through a symlink"
-else
-	fail "demo: no audit_exec event naming krsi-secret behind /tmp/innocent"
-fi
-# Each main policy's attacker's try, denied.
-for denied in "can't create '/busybox': Read-only file system" \
-	"/mem': Permission denied (exit 1)" \
-	"mount: permission denied (are you root?) (exit 1)" \
-	"renice: setpriority: Operation not permitted" \
-	"rm: can't remove '/sys/fs/bpf/krsi/wx/wx_mmap': Operation not permitted"; do
-	if grep -q -F "$denied" "$dir/demo.clean"; then
-		pass; echo "ok demo: attacker's try denied: $denied"
-	else
-		fail "demo: attacker's try not shown denied: $denied"
-	fi
-done
-kernel_reports demo "$dir/demo.console.log"
+demo_checks demo image
 
 # The appliance's own boot, typed at as an attacker would: the demo user
 # exhausts what it can, then root's shell checks /init and the policies.
@@ -228,9 +291,6 @@ else
 	fail "run-qemu.sh --verbose: informational kernel messages missing"
 fi
 
-if [ "$failed" -ne 0 ]; then
-	echo "--- last lines of the console"
-	tail -n 40 "$dir/appliance.console.log"
-fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+s390x_suite
+
+summary "$dir/appliance.console.log"

@@ -24,7 +24,9 @@
  * without KRSI in lsm= (or with lsm=capability only), after the same
  * preparation: the kernel's BTF read and the same programs loaded, so that
  * the process and the kernel's memory are in the same state as in the
- * KRSI boot.  Output, one line per call and configuration:
+ * KRSI boot.  On an architecture without a BPF trampoline (s390x) the
+ * trampoline configurations are left out.  Output, one line per call and
+ * configuration:
  *
  *	bench CALL CONFIG MEDIAN_NS MIN_NS MAX_NS
  */
@@ -46,6 +48,7 @@
 #include "btf_lookup.h"
 #include "errname.h"
 #include "hookfile.h"
+#include "trampoline.h"
 
 #define ROUNDS		15
 #define MAX_PROGS	8
@@ -60,6 +63,8 @@ struct call {
 enum config {
 	NONE, KRSI_1, KRSI_8, LINK_1, LINK_8, TRAMP_1, TRAMP_8, NR_CONFIGS
 };
+/* The configurations this architecture has (tests/lib/trampoline.h). */
+static const int nr_configs = HAVE_TRAMPOLINE ? NR_CONFIGS : TRAMP_1;
 static const char *const config_names[] = {
 	"krsi-empty", "krsi-1", "krsi-8", "krsi-link-1", "krsi-link-8",
 	"trampoline-1", "trampoline-8",
@@ -178,15 +183,6 @@ static int load_allow_n(int btf_id, int i)
 
 	snprintf(name, sizeof(name), "allow_%d", i % 10);
 	return load_allow(btf_id, name);
-}
-
-static int tramp_attach(int prog_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.prog_fd = prog_fd;
-	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 }
 
 /*
@@ -311,8 +307,8 @@ int main(int argc, char **argv)
 
 	for (r = 0; r < ROUNDS; r++) {
 		for (ci = 0; ci < NR_CALLS; ci++) {
-			for (j = 0; j < (baseline ? 1 : NR_CONFIGS); j++) {
-				int k = baseline ? NONE : (j + r) % NR_CONFIGS;
+			for (j = 0; j < (baseline ? 1 : nr_configs); j++) {
+				int k = baseline ? NONE : (j + r) % nr_configs;
 				int err = setup(&calls[ci], ci, k, links, counts[k],
 						btf_ids[ci]);
 
@@ -340,7 +336,7 @@ int main(int argc, char **argv)
 		printf("bench clocksource %s\n", cs);
 	}
 	for (ci = 0; ci < NR_CALLS; ci++)
-		for (k = 0; k < (baseline ? 1 : NR_CONFIGS); k++)
+		for (k = 0; k < (baseline ? 1 : nr_configs); k++)
 			report(calls[ci].name, baseline ? "baseline" : config_names[k],
 			       samples[ci][k]);
 	return 0;

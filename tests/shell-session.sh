@@ -1,0 +1,85 @@
+#!/bin/sh
+# The appliance as `make ARCH=ARCH run` boots it (./run-qemu.sh --arch
+# ARCH, the image itself, not the test image), typed at on its console:
+# the banner with every policy of boot.conf attached, enforcing and
+# locked, the demo user's shell (uid 1000, no exec from /tmp),
+# then root's, where `krsi status` still says locked, and `reboot -f`.
+# Prints "ok"/"not ok" lines; the console goes to DIR/NAME.console.log.
+# A lighter cousin of exhaust-session.sh, for the architectures where that
+# one does not run (README, "Architectures").
+#
+# usage: shell-session.sh ARCH NAME DIR TIMEOUT
+set -u
+
+arch=$1
+name=$2
+dir=$3
+timeout=$4
+console=$dir/$name.console.log
+input=$dir/$name.input
+
+rm -f "$input" && mkfifo "$input"
+: >"$console"
+./run-qemu.sh --arch "$arch" --timeout "$timeout" <"$input" >"$console" 2>&1 &
+qemu=$!
+exec 3>"$input"
+
+# await TEXT: wait until the console has shown TEXT; fails when QEMU has
+# ended, or after TIMEOUT seconds.
+await() {
+	waited=0
+	until tr -d '\r' <"$console" | grep -q -F -- "$1"; do
+		kill -0 "$qemu" 2>/dev/null && [ "$waited" -lt "$timeout" ] || return 1
+		sleep 1
+		waited=$((waited + 1))
+	done
+}
+
+step() {
+	if await "$2"; then
+		printf '%s\r' "$3" >&3
+	else
+		echo "not ok $name: $1 (see $console)"
+		return 1
+	fi
+}
+
+asked=
+step "the demo user's prompt" 'demo$ ' \
+	'echo "uid=$(id -u)"; cp /bin/busybox /tmp/b; /tmp/b true || echo "tmp exec: $?"; exit' &&
+	step "root's prompt after the demo user's exit" 'root@krsi:/# ' \
+		'krsi status | sed "s/^/status: /"; reboot -f' &&
+	asked=1
+exec 3>&-
+wait "$qemu"
+status=$?
+rm -f "$input"
+
+tr -d '\r' <"$console" >"$dir/$name.clean"
+ok() { echo "ok $name: $1"; }
+no() { echo "not ok $name: $1 (see $console)"; }
+expect() {
+	if grep -q -e "$2" "$dir/$name.clean"; then ok "$1"; else no "$1"; fi
+}
+
+expect "the banner says KRSI is enforcing" '^KRSI: *enforcing$'
+expect "the banner says locked" '^lock: *locked until reboot$'
+policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf)
+for p in $policies; do
+	expect "the banner shows $p attached, enforcing" "^  $p  *attached  enforce "
+	expect "root's krsi status shows $p attached, enforcing" \
+		"^status:   $p  *attached  enforce "
+done
+if grep -q 'NOT ENFORCED' "$dir/$name.clean"; then
+	no "a policy failed to attach at boot"
+else
+	ok "no policy failed to attach at boot"
+fi
+expect "the demo user's shell is uid 1000" '^uid=1000'
+expect "the demo user cannot run a program copied to /tmp (no_tmp_exec)" '^tmp exec: 126$'
+expect "root's krsi status still says locked" '^status: lock: *locked until reboot$'
+if [ -n "$asked" ] && [ "$status" -eq 0 ]; then
+	ok "the guest rebooted when root asked"
+else
+	no "the guest did not end with root's reboot -f (qemu exit status $status)"
+fi
