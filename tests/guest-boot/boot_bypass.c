@@ -7,6 +7,7 @@
  * `krsi events`.  One check per route; the README's "What it enforces"
  * names them.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
@@ -319,6 +320,38 @@ static int perf_open(pid_t pid, int cpu, __u64 sample_type)
 }
 
 /*
+ * The file offset of /bin/busybox's entry point: an instruction's first
+ * byte on every architecture, where the kernel accepts a uprobe (s390x
+ * refuses one at an odd address or on some opcodes with EINVAL, before
+ * any LSM hook is asked), and which a running process does not execute
+ * again.  0 when it cannot be read.
+ */
+static unsigned long busybox_entry_offset(void)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	unsigned long off = 0;
+	int fd = open("/bin/busybox", O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh))
+		for (i = 0; i < eh.e_phnum; i++) {
+			if (pread(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+			    sizeof(ph))
+				break;
+			if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
+			    eh.e_entry >= ph.p_vaddr &&
+			    eh.e_entry < ph.p_vaddr + ph.p_filesz) {
+				off = eh.e_entry - ph.p_vaddr + ph.p_offset;
+				break;
+			}
+		}
+	close(fd);
+	return off;
+}
+
+/*
  * A uprobe on /bin/busybox, counting only, for @pid on @cpu: with pid -1
  * its breakpoint goes into every process running busybox, PID 1 (/init)
  * included.
@@ -327,10 +360,11 @@ static int uprobe_on(pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 	char buf[16] = "";
+	unsigned long entry = busybox_entry_offset();
 	int fd;
 	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
 
-	if (!f || !fgets(buf, sizeof(buf), f)) {
+	if (!entry || !f || !fgets(buf, sizeof(buf), f)) {
 		if (f)
 			fclose(f);
 		return -ECHILD;
@@ -340,7 +374,7 @@ static int uprobe_on(pid_t pid, int cpu)
 	attr.size = sizeof(attr);
 	attr.type = atoi(buf);
 	attr.config1 = (unsigned long)"/bin/busybox";	/* uprobe_path */
-	attr.config2 = 0x1000;				/* probe_offset */
+	attr.config2 = entry;				/* probe_offset */
 	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
 	if (fd < 0)
 		return -errno;
