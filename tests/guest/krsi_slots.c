@@ -39,6 +39,12 @@ static void *hammer(void *unused)
 	return NULL;
 }
 
+/* 0 or a negative errno, as the test's messages show it. */
+static const char *res(int err)
+{
+	return err ? errname(-err) : "ok";
+}
+
 /* One cycle's two results, as a count of the wrong ones. */
 static int wrong(int denied, int allowed)
 {
@@ -71,12 +77,27 @@ static void test_hook_file(void)
 	int deny = skel->progs.deny.prog_fd, i, bad = 0, failed = 0;
 
 	for (i = 0; i < CYCLES; i++) {
-		int denied, allowed;
+		int denied, allowed, attach_err, detach_err, runs;
 
-		failed += !!krsi_attach("file_open", deny, 0);
+		int cpu0, cpu1, again = 1;
+
+		skel->bss->deny_runs = 0;
+		cpu0 = sched_getcpu();
+		attach_err = krsi_attach("file_open", deny, 0);
+		cpu1 = sched_getcpu();
 		denied = try_open(TARGET);
-		failed += !!krsi_detach("file_open", deny);
+		runs = skel->bss->deny_runs;
+		if (denied != -EPERM)
+			again = try_open(TARGET);
+		detach_err = krsi_detach("file_open", deny);
 		allowed = try_open(TARGET);
+		failed += !!attach_err + !!detach_err;
+		if (wrong(denied, allowed) && bad < 5)
+			printf("# hook file: wrong cycle %d: cpu %d attach %s cpu %d, open %s "
+			       "(program ran %d times), open again %s, detach %s, open %s\n",
+			       i, cpu0, res(attach_err), cpu1, res(denied), runs,
+			       again == 1 ? "-" : res(again),
+			       res(detach_err), res(allowed));
 		bad += wrong(denied, allowed);
 	}
 	report("hook file", CYCLES, failed, bad);
