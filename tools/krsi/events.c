@@ -21,26 +21,6 @@
 
 #define FOLLOW_MS	100
 
-/* The last N lines that matched, oldest first from @first. */
-struct last_lines {
-	struct strbuf *lines;
-	size_t n, first, count;
-};
-
-static void keep_line(struct last_lines *l, const struct strbuf *line)
-{
-	struct strbuf *slot = &l->lines[(l->first + l->count) % l->n];
-
-	if (l->count == l->n) {
-		slot = &l->lines[l->first];
-		l->first = (l->first + 1) % l->n;
-	} else {
-		l->count++;
-	}
-	sb_reset(slot);
-	sb_put(slot, line->buf, line->len);
-}
-
 struct reading {
 	const struct events_options *o;
 	uid_t uid;		/* --mine: the caller's */
@@ -157,40 +137,112 @@ static int say_what_is_missing(const struct reading *r, const struct log_cursor 
 	return status;
 }
 
+/* The sequence number of @line, whatever the filters: 0 or -EINVAL. */
+static int line_seq(struct reading *r, const struct strbuf *line,
+		    unsigned long long *seq)
+{
+	struct event_view v;
+	int err;
+
+	sb_reset(&r->copy);
+	sb_put(&r->copy, line->buf, line->len);
+	err = r->copy.failed ? -ENOMEM : event_parse(r->copy.buf, r->copy.len, &v);
+	if (!err && !v.has_seq)
+		err = -EINVAL;
+	if (!err)
+		*seq = v.seq;
+	if (!err)
+		event_view_free(&v);
+	return err;
+}
+
+/*
+ * -n N: the last N records that match, read from the newest segment
+ * back, so that the last few of a long log cost one segment; printed
+ * oldest first.  *@newest is the newest segment, and *@next the number
+ * of the record after the last one there (0: none), where following
+ * goes on.  0 or a negative errno.
+ */
+static int print_last(struct reading *r, struct log_cursor *c, long n,
+		      unsigned long *newest, unsigned long long *next)
+{
+	struct strbuf seg = { 0 }, line = { 0 }, *found = calloc(n, sizeof(*found));
+	unsigned long *segs = NULL;
+	size_t nr_segs = 0, nr = 0, i;
+	int err = found ? log_segments(c->dir, &segs, &nr_segs) : -ENOMEM;
+	bool newest_line;
+
+	*newest = nr_segs ? segs[nr_segs - 1] : 0;
+	*next = 0;
+	for (i = nr_segs; !err && i-- > 0 && nr < (size_t)n;) {
+		size_t end;
+
+		err = log_read_segment(c->dir, segs[i], &seg);
+		if (err == -ENOENT) {
+			err = 0;	/* rotated out meanwhile, and older ones too */
+			break;
+		}
+		/* Whole lines only, from the last back. */
+		end = seg.len;
+		while (end && seg.buf[end - 1] != '\n')
+			end--;
+		newest_line = i == nr_segs - 1;
+		while (!err && end && nr < (size_t)n) {
+			size_t start = end - 1;
+			struct event_view v;
+			unsigned long long seq;
+
+			while (start && seg.buf[start - 1] != '\n')
+				start--;
+			sb_reset(&line);
+			sb_put(&line, seg.buf + start, end - 1 - start);
+			if (newest_line && !line_seq(r, &line, &seq))
+				*next = seq + 1;
+			newest_line = false;
+			end = start;
+			if (!parse(r, &line, &v))
+				continue;
+			sb_put(&found[nr++], line.buf, line.len);
+			event_view_free(&v);
+		}
+	}
+	while (nr)
+		print_line(r, &found[--nr]);
+	for (i = 0; found && i < (size_t)n; i++)
+		sb_free(&found[i]);
+	free(found);
+	free(segs);
+	sb_free(&seg);
+	sb_free(&line);
+	return err;
+}
+
 int events_run(const struct events_options *o)
 {
 	struct reading r = { .o = o, .uid = getuid() };
-	struct last_lines last = { 0 };
+	struct events_options from = *o;
 	struct log_cursor c;
 	const char *dir;
 	long deadline = o->timeout_ms >= 0 ? now_ms() + o->timeout_ms : -1;
-	int status, got;
-	size_t i;
+	unsigned long newest;
+	int status, got = 0;
 
 	if (open_log(o, &c, &dir))
 		return 1;
 	if (o->last >= 0) {
-		last.n = o->last;
-		last.lines = calloc(last.n, sizeof(*last.lines));
-		if (!last.lines) {
-			error(-ENOMEM, "events: -n %ld", o->last);
-			log_cursor_close(&c);
-			return 1;
-		}
-	}
-	/* What the log holds now. */
-	while ((got = log_next(&c)) == 1) {
-		struct event_view v;
+		unsigned long long next;
 
-		if (!last.n) {
+		/* Following goes on after the last record read. */
+		got = print_last(&r, &c, o->last, &newest, &next);
+		if (next > from.since_seq)
+			from.since_seq = next;
+		log_cursor_from(&c, newest);
+		r.o = &from;
+	} else {
+		/* What the log holds now. */
+		while ((got = log_next(&c)) == 1)
 			print_line(&r, &c.line);
-		} else if (parse(&r, &c.line, &v)) {
-			keep_line(&last, &c.line);
-			event_view_free(&v);
-		}
 	}
-	for (i = 0; i < last.count; i++)
-		print_line(&r, &last.lines[(last.first + i) % last.n]);
 	fflush(stdout);
 	/* Then what comes, until the deadline. */
 	while (got >= 0 && o->follow && (deadline < 0 || now_ms() < deadline)) {
@@ -202,11 +254,9 @@ int events_run(const struct events_options *o)
 		fflush(stdout);
 	}
 	if (got < 0)
-		error(got, "events: read %s", dir);
+		error(got, "events: read %s%s", dir, got == -EACCES && !o->mine ?
+		      " (needs root; krsi events --mine shows your own)" : "");
 	status = say_what_is_missing(&r, &c, dir) || got < 0;
-	for (i = 0; i < last.n; i++)
-		sb_free(&last.lines[i]);
-	free(last.lines);
 	sb_free(&r.copy);
 	sb_free(&r.text);
 	log_cursor_close(&c);
@@ -229,14 +279,18 @@ static void explain(const struct event_view *v)
 {
 	const struct policy *p = policy_named(v->policy);
 
+	if (v->type == EVENT_REFUSED)
+		printf("\nThose execs were refused because their records might not have been\n"
+		       "written: the audit reader was behind.  Try again once it has caught up.\n");
 	if (!p)
 		return;
 	printf("\n%s: %s\n", p->name, p->about);
-	printf("\nTo read more: the hook, its arguments and every program on it,\n"
-	       "  krsi hook %.*s        (as root)\n"
-	       "and the header of progs/%s.bpf.c, which lists every route to what the\n"
-	       "policy protects, the hook that closes it, and the limits that remain.\n",
-	       (int)v->hook.len, v->hook.s, p->name);
+	if (v->hook.len)
+		printf("\nThe hook, its arguments and every program on it (as root):\n"
+		       "  krsi hook %.*s\n", (int)v->hook.len, v->hook.s);
+	printf("The header of progs/%s.bpf.c lists every route to what the policy\n"
+	       "protects, the hook that closes it, and the limits that remain.\n",
+	       p->name);
 }
 
 /*
@@ -272,12 +326,7 @@ int why_run(void)
 		printf("Your last denial (record %llu):\n    ", v.seq);
 		o.json = false;
 		print(&r, &denial, &v);
-		if (v.type == EVENT_DENY)
-			explain(&v);
-		else
-			printf("\naudit_exec refused those execs: their records might not "
-			       "have been written\n(the audit reader was behind); try "
-			       "again once it has caught up.\n");
+		explain(&v);
 		event_view_free(&v);
 		status = 0;
 	}

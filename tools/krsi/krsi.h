@@ -178,7 +178,10 @@ int reader_marked(const char *map, pid_t pid);
  */
 int task_mark(const struct policy *p, const char *map, pid_t pid, bool set);
 
-/* Field 22 of /proc/PID/stat, when @pid started: 0 or a negative errno. */
+/*
+ * Field 22 of /proc/PID/stat, when @pid started: 0 or a negative errno
+ * (-ESRCH: it has ended, a zombie).
+ */
 int proc_start_time(pid_t pid, unsigned long long *start);
 
 /* What `krsi events` shows, and how (events.c). */

@@ -55,10 +55,10 @@
 /* The log: 8 segments of 4 MB, some 150,000 records of 200 bytes. */
 #define SEGMENT_SIZE		(4 << 20)
 #define SEGMENTS		8
-/* Each user's own: 2 segments of 512 KB, for at most 16 users. */
+/* Each user's own: 2 segments of 512 KB, for at most 8 users (40 MB in all). */
 #define USER_SEGMENT_SIZE	(512 << 10)
 #define USER_SEGMENTS		2
-#define MAX_USERS		16
+#define MAX_USERS		8
 /* While unlocked, policies come and go: look for them this often. */
 #define RESCAN_MS		100
 #define COUNTERS_MS		1000

@@ -29,8 +29,12 @@ int proc_start_time(pid_t pid, unsigned long long *start)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n > 0 ? n : 0] = '\0';
-	/* Field 22, counted after the name, which may hold anything. */
+	/* Counted after the name, which may hold anything: field 3 is the
+	 * state (a zombie has ended), field 22 the start time.
+	 */
 	p = strrchr(buf, ')');
+	if (p && (p[2] == 'Z' || p[2] == 'X'))
+		return -ESRCH;
 	for (field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %llu", start) != 1)

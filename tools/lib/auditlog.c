@@ -227,6 +227,35 @@ int log_cursor_open(struct log_cursor *c, const char *path)
 	return c->dir < 0 ? -errno : 0;
 }
 
+void log_cursor_from(struct log_cursor *c, unsigned long seg)
+{
+	c->seg = seg ? seg - 1 : 0;
+}
+
+int log_read_segment(int dir, unsigned long seg, struct strbuf *out)
+{
+	char name[32], buf[65536];
+	ssize_t n;
+	int fd, err = 0;
+
+	segment_name(name, sizeof(name), seg);
+	fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	sb_reset(out);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		sb_put(out, buf, n);
+	}
+	close(fd);
+	return err ? err : out->failed ? -ENOMEM : 0;
+}
+
 /*
  * The first segment after c->seg, open in *@fd (-1: none yet): 0 or a
  * negative errno.  A segment removed before the cursor got to it is
@@ -262,16 +291,15 @@ static int next_segment(struct log_cursor *c, int *fd, unsigned long *seg)
 /* A whole line from c->partial into c->line, if it holds one. */
 static bool take_line(struct log_cursor *c)
 {
-	char *nl = c->partial.len ? memchr(c->partial.buf, '\n', c->partial.len) : NULL;
-	size_t len;
+	char *from = c->partial.buf + c->start;
+	char *nl = c->partial.len > c->start ?
+		   memchr(from, '\n', c->partial.len - c->start) : NULL;
 
 	if (!nl)
 		return false;
-	len = nl - c->partial.buf;
 	sb_reset(&c->line);
-	sb_put(&c->line, c->partial.buf, len);
-	memmove(c->partial.buf, nl + 1, c->partial.len - len);	/* and the NUL */
-	c->partial.len -= len + 1;
+	sb_put(&c->line, from, nl - from);
+	c->start += nl - from + 1;
 	return true;
 }
 
@@ -282,6 +310,13 @@ static int read_more(struct log_cursor *c, bool *got)
 	ssize_t n;
 
 	*got = false;
+	/* What was returned goes: once per read, not once per line. */
+	if (c->start) {
+		memmove(c->partial.buf, c->partial.buf + c->start,
+			c->partial.len - c->start + 1);
+		c->partial.len -= c->start;
+		c->start = 0;
+	}
 	while (c->fd >= 0) {
 		n = read(c->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -325,6 +360,7 @@ int log_next(struct log_cursor *c)
 			continue;
 		}
 		sb_reset(&c->partial);	/* a line cut at a segment's end */
+		c->start = 0;
 		if (c->fd >= 0)
 			close(c->fd);
 		c->fd = fd;

@@ -68,13 +68,17 @@ struct log_cursor {
 	int dir;
 	int fd;
 	unsigned long seg;
-	struct strbuf partial;		/* read, not yet a whole line */
+	struct strbuf partial;		/* read, not yet returned, from @start */
+	size_t start;
 	struct strbuf line;		/* the last line returned */
 	unsigned long skipped;		/* segments removed before it got there */
 };
 
 /* Start at the oldest segment of the log in @path: 0 or a negative errno. */
 int log_cursor_open(struct log_cursor *c, const char *path);
+
+/* Go on from the start of segment @seg (of a cursor not yet read). */
+void log_cursor_from(struct log_cursor *c, unsigned long seg);
 
 /*
  * The next line, without its newline, in c->line: 1, or 0 when there is
@@ -90,5 +94,8 @@ void log_cursor_close(struct log_cursor *c);
  * and their count in *@n: 0 or a negative errno.
  */
 int log_segments(int dir, unsigned long **segs, size_t *n);
+
+/* All of segment @seg of @dir into @out: 0 or a negative errno. */
+int log_read_segment(int dir, unsigned long seg, struct strbuf *out);
 
 #endif
