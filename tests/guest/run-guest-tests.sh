@@ -27,5 +27,13 @@ results=/dev/ttyS1
 		grep -e '^ok ' -e '^not ok ' -e '^bench ' "$out"
 		echo "exit $name $status"
 	done <"$list"
+	# The audit log as the guest has it: its first and last record, how
+	# many, and their digest, for the host to compare with the copy it
+	# received (run-qemu.sh --log; run-tests.sh, stream_check).
+	if [ -d /var/log/krsi ] && krsi events --json >/tmp/log.all 2>/dev/null; then
+		echo "log $(sed -n '1s/^{"seq":\([0-9]*\),.*/\1/p' /tmp/log.all)" \
+			"$(sed -n '$s/^{"seq":\([0-9]*\),.*/\1/p' /tmp/log.all)" \
+			"$(wc -l </tmp/log.all) $(sha256sum </tmp/log.all | cut -d' ' -f1)"
+	fi
 	echo "done"
 } >"$results"
