@@ -102,6 +102,7 @@ struct user_log {
 struct drained {
 	__u64 time_ns;
 	size_t ring, order;
+	unsigned long pos;	/* where it is in its ring */
 	const void *rec;
 	size_t size;
 };
@@ -120,8 +121,8 @@ static struct {
 	int port;		/* the stream to the host, or -1 */
 	int epoll;
 	unsigned long long seq;
-	struct strbuf line, stream;
-	bool locked, logged_users_full, rotate_failed;
+	struct strbuf stream;
+	bool locked, logged_users_full, rotate_failed, emit_failed;
 } d = { .port = -1, .epoll = -1 };
 
 static volatile sig_atomic_t stopping;
@@ -219,7 +220,9 @@ static bool rotated(struct log_writer *w, size_t len, uid_t uid)
 	if (d.rotate_failed || !log_full(w, len))
 		return false;
 	err = log_rotate(w, &removed);
-	snprintf(name, sizeof(name), uid ? "uid/%u/" : "", (unsigned)uid);
+	name[0] = '\0';
+	if (uid)
+		snprintf(name, sizeof(name), "uid/%u/", (unsigned)uid);
 	if (w->seg == seg) {
 		d.rotate_failed = true;
 		emit_reader("error", uid, "rotate %slog.%lu: %s", name, seg,
@@ -256,8 +259,12 @@ static void emit(struct event_view *v)
 	} while (rotated(&d.log, line.len, 0) ||
 		 (mine && rotated(mine, line.len, v->uid)));
 	if (line.failed) {
+		/* No memory for the line: it stays in its ring, to be drained
+		 * again (round_trip()).
+		 */
+		d.emit_failed = true;
 		sb_free(&line);
-		return;		/* no memory: the record stays in its buffer */
+		return;
 	}
 	d.seq++;
 	log_append(&d.log, line.buf, line.len);
@@ -527,7 +534,7 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int keep(size_t ring, const void *rec, size_t size)
+static int keep(size_t ring, unsigned long pos, const void *rec, size_t size)
 {
 	const struct krsi_event *ev = rec;
 	struct drained *grown;
@@ -542,7 +549,7 @@ static int keep(size_t ring, const void *rec, size_t size)
 		d.batch_cap = cap;
 	}
 	d.batch[d.nr_batch] = (struct drained){
-		size >= sizeof(*ev) ? ev->time_ns : 0, ring, d.nr_batch, rec, size,
+		size >= sizeof(*ev) ? ev->time_ns : 0, ring, d.nr_batch, pos, rec, size,
 	};
 	d.nr_batch++;
 	return 0;
@@ -569,7 +576,7 @@ static void drain_ring(size_t i)
 
 		if ((len & RINGBUF_BUSY) || size > r->size)
 			break;
-		if (!(len & RINGBUF_DISCARD) && keep(i, rec + RINGBUF_HDR, size))
+		if (!(len & RINGBUF_DISCARD) && keep(i, r->pos, rec + RINGBUF_HDR, size))
 			break;
 		r->pos += (size + RINGBUF_HDR + 7) & ~7UL;
 	}
@@ -674,24 +681,55 @@ static void drop_gone(void)
 	d.nr_counters = n;
 }
 
+/* The records from @from on were not logged: their rings go back to them. */
+static void unread_from(size_t from)
+{
+	size_t i, j;
+
+	for (i = from; i < d.nr_batch; i++) {
+		for (j = from; j < i && d.batch[j].ring != d.batch[i].ring; j++)
+			;
+		if (j == i)	/* the first of its ring left */
+			d.rings[d.batch[i].ring].pos = d.batch[i].pos;
+	}
+}
+
+/* Let the rings go of what is logged now, and of the policies that went. */
+static void consume(void)
+{
+	size_t i;
+
+	for (i = 0; i < d.nr_rings; i++)
+		__atomic_store_n(d.rings[i].consumer, d.rings[i].pos, __ATOMIC_RELEASE);
+	drop_gone();
+}
+
 /*
  * One round: everything the rings hold, sorted by time, into the log,
- * then the counters; once written, the records leave their rings.  On
- * this one-CPU guest a program stamps and submits its record with
- * nothing else running in between, so the records of one drain of every
- * ring are all those stamped before it: sorting them is enough.
+ * then the counters; once written, the records leave their rings.  What
+ * could not be written stays pending, and nothing more is taken until it
+ * is: a record is logged once, and lost never.  On this one-CPU guest a
+ * program stamps and submits its record with nothing else running in
+ * between, so the records of one drain of every ring are all those
+ * stamped before it: sorting them is enough.
  */
 static int round_trip(void)
 {
 	size_t i;
 	int err;
 
+	if (d.log.pending.len) {
+		err = flush_all();
+		if (err)
+			return err;
+		consume();
+	}
 	d.nr_batch = 0;
 	d.rotate_failed = false;
 	for (i = 0; i < d.nr_rings; i++)
 		drain_ring(i);
 	qsort(d.batch, d.nr_batch, sizeof(*d.batch), by_time);
-	for (i = 0; i < d.nr_batch; i++) {
+	for (i = 0; i < d.nr_batch && !d.emit_failed; i++) {
 		struct event_view v;
 
 		if (event_from_record(d.batch[i].rec, d.batch[i].size, &v)) {
@@ -702,15 +740,16 @@ static int round_trip(void)
 		emit(&v);
 		event_view_free(&v);
 	}
+	if (d.emit_failed) {
+		unread_from(i - 1);
+		d.emit_failed = false;
+	}
 	for (i = 0; i < d.nr_counters; i++)
 		log_counter(&d.counters[i]);
 	err = flush_all();
-	if (err)
-		return err;
-	for (i = 0; i < d.nr_rings; i++)
-		__atomic_store_n(d.rings[i].consumer, d.rings[i].pos, __ATOMIC_RELEASE);
-	drop_gone();
-	return 0;
+	if (!err)
+		consume();
+	return err;
 }
 
 /* ---- starting ----------------------------------------------------------- */
