@@ -83,9 +83,11 @@ check "flood: two readers following the log saw the same records" \
 check "flood: and what they saw is what the log holds" \
 	sh -c "grep '\"uid\":1000,' /tmp/flood.all | head -n $(wc -l </tmp/flood.root) | cmp -s - /tmp/flood.root"
 
-# Rotation: bounded, and recorded.
-check "flood: the log rotated, each rotation a record" \
-	grep -q '"policy":"reader","event":"rotate","what":"log\.[0-9]* begun' /tmp/flood.all
+# Rotation: bounded, and recorded (the log's segments are 4 MB, which
+# the small flood of the debug kernel does not fill).
+[ $execs -lt 10000 ] ||
+	check "flood: the log rotated, each rotation a record" \
+		grep -q '"policy":"reader","event":"rotate","what":"log\.[0-9]* begun' /tmp/flood.all
 check "flood: the demo user's own log rotated, the oldest removed, recorded" \
 	grep -q '"uid":1000,.*"policy":"reader","event":"rotate","what":"uid/1000/log\.[0-9]* begun, uid/1000/log\.[0-9]* removed"}' /tmp/flood.root
 check "flood: the log stays within its file system ($(du -sk /var/log/krsi | cut -f1) KB)" \

@@ -178,7 +178,7 @@ check_fails "no_setuid: chmod u+s denied" chmod u+s /tmp/krsi_cli.suid
 check "no_setuid: chmod 755 allowed" chmod 755 /tmp/krsi_cli.suid
 check_fails "no_setuid: mknod with the set-user-ID bit denied" mknod -m 4755 /tmp/krsi_cli.fifo p
 check "no_setuid: the file is not set-user-ID" sh -c '[ ! -u /tmp/krsi_cli.suid ]'
-krsi events -n 1 -t 1 --policy no_setuid >/tmp/krsi_cli.events 2>&1
+krsi events -t 1 --policy no_setuid >/tmp/krsi_cli.events 2>&1
 check "no_setuid: krsi events shows the denial" \
 	grep -q "no_setuid denied EPERM: path_chmod set-user-ID bit" /tmp/krsi_cli.events
 expect 0 "cli: detach no_setuid" krsi detach no_setuid
