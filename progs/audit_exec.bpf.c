@@ -18,7 +18,8 @@
  *    used, only bpf_d_path() of the file the kernel opened.
  *  - a script, whose interpreter is what runs: bprm_check_security sees
  *    each file the kernel resolves, the script first, then its
- *    interpreter; the first is kept (task storage) and both are recorded.
+ *    interpreter; the script's path is kept (task storage) and both are
+ *    recorded.
  *  - argv[0] and comm, which the caller chooses: recorded as an argument
  *    and as the caller's name, never as the file.
  *  - a path that does not fit (4096 bytes, PATH_MAX, with its NUL):
@@ -41,8 +42,9 @@
  *    counted as refused.
  *
  * Hooks, and why:
- *  - bprm_check_security: the file of the first binfmt round, the one the
- *    caller asked for; the room check, which can still refuse.
+ *  - bprm_check_security: the caller's name, the file of the first
+ *    binfmt round when it is a script (the one the caller asked for); the
+ *    room check, which can still refuse.
  *  - bprm_committed_creds: runs once the exec can no longer fail, so only
  *    programs that really start are recorded; the new program's arguments
  *    are already on its stack, at bprm->p, in the current mm.
@@ -90,15 +92,29 @@ struct {
 #define HEADROOM	(32 * RECORD_MAX)
 
 /*
- * The file of the exec's first round and the caller's name, kept from
- * bprm_check_security until the exec commits (by then comm is the new
- * program's).  @started says the check of this very exec wrote it.
+ * What the exec's first round knew and its commit no longer does, kept
+ * in the task from bprm_check_security until the exec commits: the
+ * caller's name (by then comm is the new program's), and for a script,
+ * the script (by then bprm->file is its interpreter).  @started says the
+ * check of this very exec wrote it.  Two maps, so that the 4 KB of a
+ * path are allocated only for scripts, not for every task that execs.
  */
-struct exec_file {
+struct exec_caller {
+	__u32 started;
+	char comm[KRSI_NAME_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct exec_caller);
+} exec_callers SEC(".maps");
+
+struct script_file {
 	__u32 started;
 	__u32 len;
 	__u32 flags;
-	char comm[KRSI_NAME_LEN];
 	char path[KRSI_PATH_MAX];
 };
 
@@ -106,8 +122,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct exec_file);
-} exec_files SEC(".maps");
+	__type(value, struct script_file);
+} script_files SEC(".maps");
 
 /* Where a record is put together before it is copied to the buffer. */
 struct exec_record {
@@ -158,8 +174,10 @@ static __always_inline bool room_for_exec(__u32 uid)
 SEC("lsm/bprm_check_security")
 int BPF_PROG(audit_exec_file, struct linux_binprm *bprm, int ret)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 uid = current_uid(), flags = 0;
-	struct exec_file *f;
+	struct exec_caller *c;
+	struct script_file *f;
 
 	/* Later rounds (a script's interpreter) have bprm->interp changed. */
 	if (ret || bprm->interp != bprm->filename)
@@ -177,13 +195,23 @@ int BPF_PROG(audit_exec_file, struct linux_binprm *bprm, int ret)
 			return err;
 		}
 	}
-	f = bpf_task_storage_get(&exec_files, bpf_get_current_task_btf(), 0,
+	c = bpf_task_storage_get(&exec_callers, task, 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (c) {
+		bpf_get_current_comm(c->comm, sizeof(c->comm));
+		c->started = 1;
+	}
+	/* A script (binfmt_script's test, on the bytes prepare_binprm()
+	 * read): its path now, for the commit sees only its interpreter.
+	 */
+	if (bprm->buf[0] != '#' || bprm->buf[1] != '!')
+		return 0;
+	f = bpf_task_storage_get(&script_files, task, 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!f)
 		return 0;	/* the commit finds no path and says so */
 	f->len = resolve(&bprm->file->f_path, f->path, &flags, KRSI_CUT_FILE);
 	f->flags = flags;
-	bpf_get_current_comm(f->comm, sizeof(f->comm));
 	f->started = 1;
 	return 0;
 }
@@ -237,8 +265,9 @@ int BPF_PROG(audit_exec, struct linux_binprm *bprm)
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 zero = 0, flags = 0, used, n;
 	struct exec_record *r;
+	struct exec_caller *c;
+	struct script_file *f;
 	__u64 size;
-	struct exec_file *f;
 
 	r = bpf_map_lookup_elem(&scratch, &zero);
 	if (!r)
@@ -249,25 +278,27 @@ int BPF_PROG(audit_exec, struct linux_binprm *bprm)
 	r->ev.argc = BPF_CORE_READ(bprm, argc);
 	__builtin_memcpy(r->ev.hook, "bprm_committed_creds", 21);
 
-	/* The file of the first round, as its check resolved it. */
-	f = bpf_task_storage_get(&exec_files, task, 0, 0);
-	if (f && f->started) {
+	/* The caller's name, as its check kept it; else it is gone. */
+	c = bpf_task_storage_get(&exec_callers, task, 0, 0);
+	if (c && c->started) {
+		c->started = 0;
+		__builtin_memcpy(r->ev.comm, c->comm, sizeof(r->ev.comm));
+	} else {
+		__builtin_memset(r->ev.comm, 0, sizeof(r->ev.comm));
+	}
+	/* The file: this round's, or for a script the first round's. */
+	f = bpf_task_storage_get(&script_files, task, 0, 0);
+	if (bprm->interp == bprm->filename) {
+		n = resolve(&bprm->file->f_path, r->data, &flags, KRSI_CUT_FILE);
+	} else if (f && f->started) {
 		f->started = 0;
-		__builtin_memcpy(r->ev.comm, f->comm, sizeof(r->ev.comm));
 		n = f->len & (KRSI_PATH_MAX - 1);
 		if (bpf_probe_read_kernel(r->data, n, f->path))
 			n = 0;
 		flags = f->flags;
 	} else {
-		/* No storage: the caller's name is gone, the file is this
-		 * round's unless a script's interpreter runs it.
-		 */
-		__builtin_memset(r->ev.comm, 0, sizeof(r->ev.comm));
-		if (bprm->interp == bprm->filename)
-			n = resolve(&bprm->file->f_path, r->data, &flags,
-				    KRSI_CUT_FILE);
-		else
-			flags |= KRSI_CUT_FILE, n = 0;
+		flags |= KRSI_CUT_FILE;	/* no path kept: said, not guessed */
+		n = 0;
 	}
 	r->ev.file_len = n;
 	used = n;
