@@ -90,8 +90,9 @@ static const char *log_dir(const struct events_options *o, char *buf, size_t siz
 	return buf;
 }
 
-static int open_log(const struct events_options *o, struct log_cursor *c,
-		    const char **dir)
+/* Open the log for command @cmd ("events", "why"), or say why not. */
+static int open_log(const char *cmd, const struct events_options *o,
+		    struct log_cursor *c, const char **dir)
 {
 	static char buf[64];
 	int err;
@@ -99,9 +100,9 @@ static int open_log(const struct events_options *o, struct log_cursor *c,
 	*dir = log_dir(o, buf, sizeof(buf));
 	err = log_cursor_open(c, *dir);
 	if (err == -ENOENT && o->mine && getuid())
-		error(err, "events: %s: no record of yours yet", *dir);
+		error(err, "%s: %s: no record of yours yet", cmd, *dir);
 	else if (err)
-		error(err, "events: %s%s", *dir, err == -EACCES ?
+		error(err, "%s: %s%s", cmd, *dir, err == -EACCES ?
 		      " (needs root; krsi events --mine shows your own)" : "");
 	return err;
 }
@@ -227,7 +228,7 @@ int events_run(const struct events_options *o)
 	unsigned long newest;
 	int status, got = 0;
 
-	if (open_log(o, &c, &dir))
+	if (open_log("events", o, &c, &dir))
 		return 1;
 	if (o->last >= 0) {
 		unsigned long long next;
@@ -307,7 +308,7 @@ int why_run(void)
 	const char *dir;
 	int got, status = 1;
 
-	if (open_log(&o, &c, &dir))
+	if (open_log("why", &o, &c, &dir))
 		return 1;
 	while ((got = log_next(&c)) == 1)
 		if (parse(&r, &c.line, &v)) {

@@ -62,6 +62,8 @@
 /* While unlocked, policies come and go: look for them this often. */
 #define RESCAN_MS		100
 #define COUNTERS_MS		1000
+/* How long records are let gather once one has woken the reader. */
+#define BATCH_MS		2
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
@@ -121,8 +123,9 @@ static struct {
 	int port;		/* the stream to the host, or -1 */
 	int epoll;
 	unsigned long long seq;
-	struct strbuf stream;
-	bool locked, logged_users_full, rotate_failed, emit_failed;
+	struct strbuf line, stream;
+	long long counted_ms;	/* when the counters were last read */
+	bool locked, logged_users_full, rotate_failed, emit_failed, line_busy;
 } d = { .port = -1, .epoll = -1 };
 
 static volatile sig_atomic_t stopping;
@@ -139,6 +142,14 @@ static unsigned long long boot_ns(void)
 
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 static struct event_str cstr(const char *s)
@@ -243,36 +254,43 @@ static bool rotated(struct log_writer *w, size_t len, uid_t uid)
 /*
  * Give @v the next sequence number and append it to the log, to its
  * user's log, and to the stream.  A rotation that the line needs comes
- * first, as a record of its own.
+ * first, as a record of its own (made in a buffer of its own: this one's
+ * is in use).
  */
 static void emit(struct event_view *v)
 {
 	struct log_writer *mine = user_log(v->uid);
-	struct strbuf line = { 0 };
+	struct strbuf own = { 0 }, *line = &own;
+	bool borrowed = !d.line_busy;
 
+	if (borrowed) {
+		line = &d.line;		/* kept from record to record */
+		d.line_busy = true;
+	}
 	do {
-		sb_reset(&line);
+		sb_reset(line);
 		v->has_seq = true;
 		v->seq = d.seq;
-		event_json(v, &line);
-		sb_putc(&line, '\n');
-	} while (rotated(&d.log, line.len, 0) ||
-		 (mine && rotated(mine, line.len, v->uid)));
-	if (line.failed) {
+		event_json(v, line);
+		sb_putc(line, '\n');
+	} while (rotated(&d.log, line->len, 0) ||
+		 (mine && rotated(mine, line->len, v->uid)));
+	if (line->failed) {
 		/* No memory for the line: it stays in its ring, to be drained
 		 * again (round_trip()).
 		 */
 		d.emit_failed = true;
-		sb_free(&line);
-		return;
+	} else {
+		d.seq++;
+		log_append(&d.log, line->buf, line->len);
+		if (mine)
+			log_append(mine, line->buf, line->len);
+		if (d.port >= 0)
+			sb_put(&d.stream, line->buf, line->len);
 	}
-	d.seq++;
-	log_append(&d.log, line.buf, line.len);
-	if (mine)
-		log_append(mine, line.buf, line.len);
-	if (d.port >= 0)
-		sb_put(&d.stream, line.buf, line.len);
-	sb_free(&line);
+	if (borrowed)
+		d.line_busy = false;
+	sb_free(&own);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -457,16 +475,20 @@ static int add_policy(const struct policy *p)
 	}
 	for (i = 0; i < p->nr_maps && !err; i++) {
 		__u32 type, entries, id;
-		int fd = policy_map_fd(p, p->maps[i].name, 0);
+		int fd = policy_map_fd(p, p->maps[i].name, BPF_F_RDONLY);
 
 		if (fd < 0) {
 			err = fd;
 			break;
 		}
 		err = map_id(fd, &type, &entries, &id);
-		if (!err && type == BPF_MAP_TYPE_RINGBUF)
-			err = add_ring(p, fd, entries);
-		else
+		close(fd);
+		if (err || type != BPF_MAP_TYPE_RINGBUF)
+			continue;
+		/* Writable: the consumer position is the reader's to move. */
+		fd = policy_map_fd(p, p->maps[i].name, 0);
+		err = fd < 0 ? fd : add_ring(p, fd, entries);
+		if (err && fd >= 0)
 			close(fd);
 	}
 	if (!err && has_map(p, "lost_uid"))
@@ -744,8 +766,14 @@ static int round_trip(void)
 		unread_from(i - 1);
 		d.emit_failed = false;
 	}
-	for (i = 0; i < d.nr_counters; i++)
-		log_counter(&d.counters[i]);
+	/* A counter grows only when a buffer is full: once a second is
+	 * enough, and spares every round a system call per policy.
+	 */
+	if (now_ms() - d.counted_ms >= COUNTERS_MS || stopping) {
+		for (i = 0; i < d.nr_counters; i++)
+			log_counter(&d.counters[i]);
+		d.counted_ms = now_ms();
+	}
 	err = flush_all();
 	if (!err)
 		consume();
@@ -888,9 +916,15 @@ static void run(void)
 	while (!stopping) {
 		int wait = err ? 1000 : d.locked ? COUNTERS_MS : RESCAN_MS;
 		int n = epoll_wait(d.epoll, ready, 16, wait);
+		struct timespec batch = { 0, BATCH_MS * 1000000L };
 
 		if (n < 0 && errno != EINTR)
 			emit_reader("error", 0, "epoll_wait: %s", errname(errno));
+		/* Woken by a record: let those right behind it come too, so
+		 * that a round's cost is shared (the buffers hold far more).
+		 */
+		if (n > 0)
+			nanosleep(&batch, NULL);
 		rescan();
 		err = round_trip();
 		if (err)	/* kept; the records wait in their rings */

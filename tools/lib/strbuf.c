@@ -53,13 +53,19 @@ void sb_puts(struct strbuf *sb, const char *s)
 
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	size_t room = sb->cap - sb->len;
 	va_list again;
 	int n;
 
+	if (sb->failed)
+		return;
+	/* Once into the room there is; again only if that was too small. */
 	va_copy(again, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL, sb->buf ? room : 0, fmt, ap);
 	if (n < 0)
 		sb->failed = true;
+	else if ((size_t)n < room)
+		sb->len += (size_t)n;
 	else if (grow(sb, (size_t)n)) {
 		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, again);
 		sb->len += (size_t)n;
