@@ -248,7 +248,7 @@ for denied in "can't create '/busybox': Read-only file system" \
 	fi
 done
 if grep -q "^    event .* protect_secret denied EACCES: file_open /etc/krsi/secret" "$dir/demo.clean" &&
-	grep -q "^        protect_secret: one file only root and one named program may read" \
+	grep -q "^        protect_secret: one file only root and one program may read" \
 		"$dir/demo.clean"; then
 	pass; echo "ok demo: the demo user learns why (krsi why)"
 else

@@ -263,7 +263,7 @@ su demo -c "krsi why" >/tmp/why 2>&1
 check "demo: krsi why shows the last denial" \
 	grep -q "uid 1000 cat: protect_secret denied EACCES: file_open /etc/krsi/secret$" /tmp/why
 check "demo: with the policy's guarantee" \
-	grep -q "^protect_secret: one file only root and one named program may read" /tmp/why
+	grep -q "^protect_secret: one file only root and one program may read" /tmp/why
 check "demo: and what to read" \
 	sh -c 'grep -q "krsi hook file_open" /tmp/why && grep -q "progs/protect_secret.bpf.c" /tmp/why'
 as_demo "/bin/true demo-after" >/dev/null

@@ -78,7 +78,7 @@ check "fail-closed: and reported as audit_exec's denials" \
 	grep -q '"uid":1000,.*"policy":"audit_exec","event":"deny","verdict":"EAGAIN","hook":"bprm_check_security","what":"no room for its record: the reader is behind"}' \
 	/tmp/krsi_logd.json
 check "fail-closed: the demo user learns why" \
-	sh -c 'su demo -c "krsi why" | grep -q "^audit_exec: every program that starts is recorded, as the kernel ran it, or refused"'
+	sh -c 'su demo -c "krsi why" | grep -q "^audit_exec: each exec is recorded as it ran, or refused"'
 check "fail-closed: once the reader has read, the demo user's execs run" \
 	as_demo /bin/true after-the-reader
 krsi detach audit_exec >/dev/null
