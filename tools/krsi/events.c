@@ -167,10 +167,10 @@ static int line_seq(struct reading *r, const struct strbuf *line,
 static int print_last(struct reading *r, struct log_cursor *c, long n,
 		      unsigned long *newest, unsigned long long *next)
 {
-	struct strbuf seg = { 0 }, line = { 0 }, *found = calloc(n, sizeof(*found));
+	struct strbuf seg = { 0 }, line = { 0 }, *found = NULL, *grown;
 	unsigned long *segs = NULL;
-	size_t nr_segs = 0, nr = 0, i;
-	int err = found ? log_segments(c->dir, &segs, &nr_segs) : -ENOMEM;
+	size_t nr_segs = 0, nr = 0, cap = 0, i;
+	int err = log_segments(c->dir, &segs, &nr_segs);
 	bool newest_line;
 
 	*newest = nr_segs ? segs[nr_segs - 1] : 0;
@@ -203,13 +203,25 @@ static int print_last(struct reading *r, struct log_cursor *c, long n,
 			end = start;
 			if (!parse(r, &line, &v))
 				continue;
-			sb_put(&found[nr++], line.buf, line.len);
 			event_view_free(&v);
+			/* Grown as records are found: N is the caller's. */
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 64;
+				grown = realloc(found, cap * sizeof(*found));
+				if (!grown) {
+					err = -ENOMEM;
+					break;
+				}
+				memset(grown + nr, 0, (cap - nr) * sizeof(*grown));
+				found = grown;
+			}
+			sb_put(&found[nr], line.buf, line.len);
+			err = found[nr++].failed ? -ENOMEM : 0;
 		}
 	}
-	while (nr)
-		print_line(r, &found[--nr]);
-	for (i = 0; found && i < (size_t)n; i++)
+	for (i = nr; !err && i > 0; i--)
+		print_line(r, &found[i - 1]);
+	for (i = 0; i < nr; i++)
 		sb_free(&found[i]);
 	free(found);
 	free(segs);

@@ -569,8 +569,12 @@ static int cmd_events(int argc, char **argv)
 		switch (opt) {
 		case 'n':
 			v = positive("-n", optarg);
-			if (v < 0 || v != (long)v)
+			/* (long)v of a value beyond its range is undefined. */
+			if (v < 0 || v > 1e15 || v != (long)v) {
+				if (v > 1e15)
+					fprintf(stderr, "krsi: events: -n wants a whole number up to 10^15\n");
 				return EXIT_USAGE;
+			}
 			o.last = (long)v;
 			break;
 		case 't':
@@ -583,8 +587,11 @@ static int cmd_events(int argc, char **argv)
 			break;
 		case 's':
 			v = positive("--since", optarg);
-			if (v < 0)
+			if (v < 0 || v > 1e10) {
+				if (v > 1e10)
+					fprintf(stderr, "krsi: events: --since wants seconds of uptime, up to 10^10\n");
 				return EXIT_USAGE;
+			}
 			o.since_ns = (unsigned long long)(v * 1e9);
 			break;
 		case 'u':
