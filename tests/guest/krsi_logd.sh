@@ -6,8 +6,10 @@
 # meanwhile waits in the buffers for the next reader.  audit_exec fails
 # closed: with nobody reading, a user's execs are refused (EAGAIN) once
 # its buffer is short of room, root's later, every refusal counted per
-# user, logged and explained to the user.  And 100,000 records: none
-# lost, and krsi events -n 1 over them prints one and takes nothing.
+# user, logged and explained to the user.  1,050 records waiting with
+# nobody reading, all logged once the reader is back.  And 100,000
+# records: none lost, and krsi events -n 1 over them prints one and takes
+# nothing.
 . /tests/lib.sh
 
 as_demo() { su demo -c "$*"; }
@@ -81,6 +83,32 @@ check "fail-closed: the demo user learns why" \
 	sh -c 'su demo -c "krsi why" | grep -q "^audit_exec: each exec is recorded as it ran, or refused"'
 check "fail-closed: once the reader has read, the demo user's execs run" \
 	as_demo /bin/true after-the-reader
+# 1,050 records waiting in a buffer with nobody reading (krsi events -n 1
+# used to write past a 1024-entry array over as many, in a root process):
+# the demo user's execs, the reader killed.  krsi events -n 1 meanwhile
+# prints one record and takes nothing; the reader, started again, logs
+# every one of them, in order, and -n 1 over them takes nothing either.
+last=$(last_seq)
+kill -KILL "$(reader_pid)"
+sleep 0.5
+as_demo 'i=0
+	 while [ $i -lt 1050 ]; do /bin/true waiting-$i || echo refused $i; i=$((i + 1)); done' \
+	>/tmp/krsi_logd.wait 2>&1
+krsi events -n 1 >/tmp/krsi_logd.n1 2>/dev/null
+check "1,050 waiting: none refused" [ ! -s /tmp/krsi_logd.wait ]
+check "1,050 waiting: krsi events -n 1 prints one record" \
+	sh -c '[ "$(wc -l </tmp/krsi_logd.n1)" = 1 ] && grep -q "^ *[0-9]*\.[0-9]* pid " /tmp/krsi_logd.n1'
+check "1,050 waiting: the reader starts again" krsi logd
+sleep 1
+krsi events -n 1 >/dev/null 2>&1
+krsi events --json --seq $((last + 1)) --policy audit_exec >/tmp/krsi_logd.waited 2>&1
+sed -n 's/.*"args":\["\/bin\/true","waiting-\([0-9]*\)"\].*/\1/p' /tmp/krsi_logd.waited \
+	>/tmp/krsi_logd.nums
+check "1,050 waiting: every one logged, once, in order ($(wc -l </tmp/krsi_logd.nums))" \
+	sh -c '[ "$(wc -l </tmp/krsi_logd.nums)" = 1050 ] &&
+	       [ "$(seq 0 1049 | cmp -s - /tmp/krsi_logd.nums && echo same)" = same ]'
+check "1,050 waiting: krsi events -n 1 took nothing away" \
+	sh -c "[ \$(krsi events --json --seq $((last + 1)) --policy audit_exec | wc -l) -eq \$(wc -l </tmp/krsi_logd.waited) ]"
 krsi detach audit_exec >/dev/null
 check "logd: the reader runs" sh -c 'krsi status | grep -q "^reader: *running"'
 
