@@ -62,8 +62,6 @@
 /* While unlocked, policies come and go: look for them this often. */
 #define RESCAN_MS		100
 #define COUNTERS_MS		1000
-/* How long records are let gather once one has woken the reader. */
-#define BATCH_MS		2
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
@@ -125,6 +123,7 @@ static struct {
 	unsigned long long seq;
 	struct strbuf line, stream;
 	long long counted_ms;	/* when the counters were last read */
+	long long scanned_ms;	/* when the policies were last looked for */
 	bool locked, logged_users_full, rotate_failed, emit_failed, line_busy;
 } d = { .port = -1, .epoll = -1 };
 
@@ -527,6 +526,7 @@ static void rescan(void)
 
 	if (d.locked)
 		return;
+	d.scanned_ms = now_ms();
 	for (i = 0; i < nr_policies; i++) {
 		__u32 id = policy_id(&policies[i]);
 
@@ -916,16 +916,18 @@ static void run(void)
 	while (!stopping) {
 		int wait = err ? 1000 : d.locked ? COUNTERS_MS : RESCAN_MS;
 		int n = epoll_wait(d.epoll, ready, 16, wait);
-		struct timespec batch = { 0, BATCH_MS * 1000000L };
 
 		if (n < 0 && errno != EINTR)
 			emit_reader("error", 0, "epoll_wait: %s", errname(errno));
-		/* Woken by a record: let those right behind it come too, so
-		 * that a round's cost is shared (the buffers hold far more).
+		/* Woken by a record, it drains at once: a flood must not get
+		 * ahead of it while it waits for more (without high-resolution
+		 * timers a sleep of 2 ms lasts up to two jiffies, 8 ms, in
+		 * which a user's denials at full speed filled their half of a
+		 * buffer).  The policies are looked for at most once every
+		 * RESCAN_MS.
 		 */
-		if (n > 0)
-			nanosleep(&batch, NULL);
-		rescan();
+		if (now_ms() - d.scanned_ms >= RESCAN_MS)
+			rescan();
 		err = round_trip();
 		if (err)	/* kept; the records wait in their rings */
 			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
