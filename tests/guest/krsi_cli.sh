@@ -92,6 +92,11 @@ expect 1 "cli: lock without krsi_lock exits 1" krsi lock
 check "cli: and says why" says "krsi_lock is not attached: ENOENT"
 expect 0 "cli: events reads the audit log, which the reader writes from boot on" krsi events
 check "cli: and shows the reader's start" says "reader: start: krsi logd: log /var/log/krsi, stream"
+# Records it could not write are not "printed": a full file system fails.
+check_fails "cli: events fails when its records cannot be written" \
+	sh -c 'krsi events >/dev/full 2>/dev/null'
+check "cli: and says so" \
+	sh -c 'krsi events 2>&1 >/dev/full | grep -q "events: write the records: ENOSPC"'
 
 expect 1 "cli: attach as the demo user exits 1" su demo -c "krsi attach wx"
 check "cli: and names the errno" says "attach wx: .*EPERM"

@@ -238,7 +238,7 @@ int events_run(const struct events_options *o)
 	const char *dir;
 	long deadline = o->timeout_ms >= 0 ? now_ms() + o->timeout_ms : -1;
 	unsigned long newest;
-	int status, got = 0;
+	int status, werr, got = 0;
 
 	if (open_log("events", o, &c, &dir))
 		return 1;
@@ -258,7 +258,8 @@ int events_run(const struct events_options *o)
 	}
 	fflush(stdout);
 	/* Then what comes, until the deadline. */
-	while (got >= 0 && o->follow && (deadline < 0 || now_ms() < deadline)) {
+	while (got >= 0 && o->follow && !ferror(stdout) &&
+	       (deadline < 0 || now_ms() < deadline)) {
 		struct timespec pause = { 0, FOLLOW_MS * 1000000L };
 
 		nanosleep(&pause, NULL);
@@ -270,6 +271,14 @@ int events_run(const struct events_options *o)
 		error(got, "events: read %s%s", dir, got == -EACCES && !o->mine ?
 		      " (needs root; krsi events --mine shows your own)" : "");
 	status = say_what_is_missing(&r, &c, dir) || got < 0;
+	/* Records that could not be written (a full file system, say) are
+	 * not "printed": say so, and fail.
+	 */
+	werr = fflush(stdout) ? -errno : ferror(stdout) ? -EIO : 0;
+	if (werr) {
+		error(werr, "events: write the records");
+		status = 1;
+	}
 	sb_free(&r.copy);
 	sb_free(&r.text);
 	log_cursor_close(&c);
