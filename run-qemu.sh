@@ -9,6 +9,7 @@ initrd=$here/image/initramfs.cpio.gz
 append=""
 mode=""
 results=""
+log=""
 timeout=0
 accel=tcg
 icount=
@@ -38,6 +39,12 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
   --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz)
   --results FILE    connect the guest's second serial port (/dev/ttyS1)
                     to FILE; the test mode writes its results there
+  --log FILE        connect the guest's third serial port (/dev/ttyS2) to
+                    FILE, appending: the audit reader streams every record
+                    of the audit log there as it writes it (JSON lines),
+                    so that the host keeps the trail whatever becomes of
+                    the guest; a trail left without its reader's stop
+                    record is reported, here and in the next boot's banner
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
   -h, --help        show this text
 
@@ -58,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
 	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
 	--results) [ $# -ge 2 ] || die "--results needs a file"; results=$2; shift ;;
+	--log) [ $# -ge 2 ] || die "--log needs a file"; log=$2; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
@@ -71,6 +79,15 @@ command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found: r
 
 cmdline="console=ttyS0 loglevel=$loglevel panic=-1 oops=panic"
 [ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
+# The last boot's trail ends with the reader's stop record when /init
+# stopped it; anything else (the reader died, the machine was stopped or
+# wrecked) is said, and the guest says it too.
+if [ -n "$log" ] && [ -s "$log" ] &&
+	! tail -n 1 "$log" | grep -q '"policy":"reader","event":"stop"'; then
+	echo "run-qemu.sh: $log: the last boot's audit trail ends without" \
+		"the reader's stop record" >&2
+	cmdline="$cmdline krsi.trail=unterminated"
+fi
 cmdline="$cmdline$append"
 
 qemu() {
@@ -93,7 +110,17 @@ fi
 
 set -- -accel "$accel" -append "$cmdline"
 [ -n "$icount" ] && set -- "$@" -icount shift=0
-[ -n "$results" ] && set -- "$@" -serial mon:stdio -serial "file:$results"
+# The serial ports in order: ttyS0 the console, ttyS1 the results, ttyS2
+# the audit log's stream (this kernel has no virtio console: an 8250 port,
+# of which it has four).
+if [ -n "$results" ] || [ -n "$log" ]; then
+	second=null
+	[ -n "$results" ] && second=file:$results
+	set -- "$@" -serial mon:stdio -serial "$second"
+fi
+if [ -n "$log" ]; then
+	set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" -serial chardev:krsilog
+fi
 
 [ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"
 qemu "$@"
