@@ -381,6 +381,10 @@ AUDIT_BINS   := $(patsubst tests/guest-audit/%.c,$(TEST_DIR)/guest-audit/%,\
 		$(wildcard tests/guest-audit/*.c))
 DEBUG_BINS   := $(patsubst tests/guest-debug/%.c,$(TEST_DIR)/guest-debug/%,\
 		$(wildcard tests/guest-debug/*.c))
+# Run with audit_exec but not no_tmp_exec (krsi.tests=records), so that
+# the audit guarantee is tested on its own, on programs from anywhere.
+RECORDS_BINS := $(patsubst tests/guest-records/%.c,$(TEST_DIR)/guest-records/%,\
+		$(wildcard tests/guest-records/*.c))
 BOOT_SH      := $(wildcard tests/guest-boot/*.sh)
 # Typed at the appliance's prompts by tests/exhaust-session.sh.
 SESSION_SH   := $(wildcard tests/guest-session/*.sh)
@@ -388,6 +392,9 @@ BOOT_BINS    := $(patsubst tests/guest-boot/%.c,$(TEST_DIR)/guest-boot/%,\
 		$(wildcard tests/guest-boot/*.c))
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
 BOOT_SETUP   := $(TEST_DIR)/guest-boot-setup/before_lock
+# Programs the tests run (tests/helpers/), in /tests but in no list.
+HELPER_BINS  := $(patsubst tests/helpers/%.c,$(TEST_DIR)/helpers/%,\
+		$(wildcard tests/helpers/*.c))
 # The patched kernel's UAPI headers, as for the tools: tools/lib knows the
 # KRSI link type, which the host's <linux/bpf.h> does not.
 HOST_CFLAGS  := -std=c11 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
@@ -421,7 +428,8 @@ GUEST_DEPS := $(LIB_SRCS) $(LIB_HDRS) $(wildcard tests/lib/*.h) $(TEST_SKELS) \
 	      $(BUILD)/kernel.stamp
 
 # Every in-guest program, static musl: tests/DIR/NAME.c -> $(TEST_DIR)/DIR/NAME
-# for DIR guest, guest-audit, guest-boot, guest-debug and bench.
+# for DIR guest, guest-audit, guest-boot, guest-records, guest-debug, helpers
+# and bench.
 $(TEST_DIR)/%: tests/%.c $(GUEST_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
@@ -490,7 +498,8 @@ $(TEST_DIR)/expected-hooks: tests/expected-hooks.sh $(BUILD)/kernel.stamp
 # runs on the audit-only one, /tests/LIST.boot what runs once /init has
 # attached and locked the boot policies.
 ALL_GUEST := $(GUEST_LIB) $(GUEST_SH) $(GUEST_BINS) $(AUDIT_SH) $(AUDIT_BINS) $(BOOT_SH) \
-	     $(BOOT_BINS) $(BOOT_SETUP) $(DEBUG_BINS) $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH)
+	     $(BOOT_BINS) $(BOOT_SETUP) $(HELPER_BINS) $(RECORDS_BINS) $(DEBUG_BINS) \
+	     $(BENCH_BINS) $(BENCH_SH) $(SESSION_SH)
 # The selftests need the debug kernel's BTF, which only x86_64 builds.
 ifeq ($(ARCH),x86_64)
 ALL_GUEST += $(SELFTESTS_KRSI) tests/selftests/selftests.sh
@@ -506,7 +515,7 @@ $(TEST_DIR)/initramfs.cpio.gz: $(IMAGE)/initramfs.cpio.gz $(ALL_GUEST) \
 	  for f in $(ALL_GUEST); do \
 		echo "file /tests/$$(basename $$f) $$f 0755 0 0"; \
 	  done; \
-	  for f in LIST LIST.audit LIST.boot LIST.nomem LIST.selftests LIST.bench \
+	  for f in LIST LIST.audit LIST.boot LIST.records LIST.nomem LIST.selftests LIST.bench \
 		   LIST.baseline LIST.boottime \
 		   expected-hooks libbpf/krsi_libbpf.bpf.o libbpf/lsm.bpf.o; do \
 		echo "file /tests/$$(basename $$f) $(TEST_DIR)/$$f 0644 0 0"; \
@@ -515,6 +524,7 @@ $(TEST_DIR)/initramfs.cpio.gz: $(IMAGE)/initramfs.cpio.gz $(ALL_GUEST) \
 	$(Q)for f in $(GUEST_SH) $(GUEST_BINS); do basename $$f; done >$(TEST_DIR)/LIST
 	$(Q)for f in $(AUDIT_SH) $(AUDIT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.audit
 	$(Q)for f in $(BOOT_SH) $(BOOT_BINS); do basename $$f; done >$(TEST_DIR)/LIST.boot
+	$(Q)for f in $(RECORDS_BINS); do basename $$f; done >$(TEST_DIR)/LIST.records
 	$(Q)for f in $(DEBUG_BINS); do basename $$f; done >$(TEST_DIR)/LIST.nomem
 	$(Q)echo selftests.sh >$(TEST_DIR)/LIST.selftests
 	$(Q)echo krsi_bench >$(TEST_DIR)/LIST.bench

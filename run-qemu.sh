@@ -10,6 +10,7 @@ initrd=
 append=""
 mode=""
 results=""
+log=""
 timeout=0
 accel=tcg
 icount=
@@ -45,6 +46,13 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     serial port (/dev/ttyS1) on x86_64, a virtio serial
                     port named krsi.results on s390x; the test mode writes
                     its results there
+  --log FILE        connect the guest's third serial port (/dev/ttyS2) to
+                    FILE, appending: the audit reader streams every record
+                    of the audit log there as it writes it (JSON lines),
+                    so that the host keeps the trail whatever becomes of
+                    the guest; a trail left without its reader's stop
+                    record is reported, here and in the next boot's banner
+                    (x86_64 only: s390x has no third serial port)
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
   -h, --help        show this text
 
@@ -66,6 +74,7 @@ while [ $# -gt 0 ]; do
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
 	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
 	--results) [ $# -ge 2 ] || die "--results needs a file"; results=$2; shift ;;
+	--log) [ $# -ge 2 ] || die "--log needs a file"; log=$2; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
@@ -89,6 +98,7 @@ s390x)
 	qemu_bin=qemu-system-s390x machine="-M s390-ccw-virtio"
 	console=ttysclp0
 	[ "$accel" = tcg ] || die "--kvm: an s390x guest runs under software emulation here"
+	[ -z "$log" ] || die "--log: x86_64 only (the stream is a third 8250 port, which s390x has not)"
 	# One host thread for both vCPUs: with QEMU 7.2's multi-threaded TCG,
 	# code the s390x kernel patches (a static key turned on by an attach)
 	# now and then kept running unpatched on the calling CPU afterwards:
@@ -108,6 +118,15 @@ command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found: run 'make deps'"
 
 cmdline="console=$console loglevel=$loglevel panic=-1 oops=panic"
 [ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
+# The last boot's trail ends with the reader's stop record when /init
+# stopped it; anything else (the reader died, the machine was stopped or
+# wrecked) is said, and the guest says it too.
+if [ -n "$log" ] && [ -s "$log" ] &&
+	! tail -n 1 "$log" | grep -q '"policy":"reader","event":"stop"'; then
+	echo "run-qemu.sh: $log: the last boot's audit trail ends without" \
+		"the reader's stop record" >&2
+	cmdline="$cmdline krsi.trail=unterminated"
+fi
 cmdline="$cmdline$append"
 
 qemu() {
@@ -132,13 +151,21 @@ fi
 [ "$accel" = tcg ] && accel=$accel$tcg_opts
 set -- -accel "$accel" -append "$cmdline"
 [ -n "$icount" ] && set -- "$@" -icount shift=0
-if [ -n "$results" ]; then
-	case $arch in
-	x86_64) set -- "$@" -serial mon:stdio -serial "file:$results" ;;
-	s390x) set -- "$@" -device virtio-serial-ccw \
+if [ -n "$results" ] && [ "$arch" = s390x ]; then
+	set -- "$@" -device virtio-serial-ccw \
 		-chardev "file,id=results,path=$results" \
-		-device virtserialport,chardev=results,name=krsi.results ;;
-	esac
+		-device virtserialport,chardev=results,name=krsi.results
+fi
+# x86_64's serial ports in order: ttyS0 the console, ttyS1 the results,
+# ttyS2 the audit log's stream (this kernel has no virtio console: an 8250
+# port, of which it has four).
+if [ "$arch" = x86_64 ] && { [ -n "$results" ] || [ -n "$log" ]; }; then
+	second=null
+	[ -n "$results" ] && second=file:$results
+	set -- "$@" -serial mon:stdio -serial "$second"
+fi
+if [ -n "$log" ]; then
+	set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" -serial chardev:krsilog
 fi
 
 [ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"

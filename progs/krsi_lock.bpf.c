@@ -9,9 +9,9 @@
  * state, event buffers) changes only from the BPF side.  The pins of the
  * policies in /sys/fs/bpf stay where they are, so `krsi status` keeps
  * telling the truth.  Reading stays open to root: read-only map
- * descriptors, `krsi events`, which consumes the event buffers, and
- * introspection (`krsi list`, `bpftool prog show`, `bpftool link show`),
- * which needs descriptors of links and LSM programs by id.
+ * descriptors (`krsi status`) and introspection (`krsi list`, `bpftool
+ * prog show`, `bpftool link show`), which needs descriptors of links and
+ * LSM programs by id.  The event buffers are the audit reader's alone.
  *
  * The lock is a one-way latch: `krsi lock` freezes the map `lock`
  * (BPF_MAP_FREEZE), and the kernel never unfreezes a map.  The program
@@ -33,14 +33,16 @@
  *    or tc program could be attached by setsockopt() or netlink, outside
  *    bpf(); an LSM program is attached only by bpf() commands, refused.
  *  - a map descriptor from a pin (BPF_OBJ_GET) is checked by the bpf_map
- *    hook with the access it asks for: writable ones are refused to every
- *    program but /usr/bin/krsi (known by its executable, like
- *    krsi-secret), which needs one to move a ring buffer's consumer
- *    position as it reads.  mmap() of a map writes only through a
- *    writable descriptor.  The executable a process is known by changes
- *    only with exec: prctl(PR_SET_MM), which root can use to name another
- *    file its executable (PR_SET_MM_EXE_FILE, PR_SET_MM_MAP), is refused
- *    (task_prctl), or any process could pass for krsi or krsi-secret.
+ *    hook with the access it asks for: writable ones are refused to
+ *    every process.  mmap() of a map writes only through a writable
+ *    descriptor, and moving a ring buffer's consumer position is such a
+ *    write: a second consumer would take records away from the log.  The
+ *    audit reader (`krsi logd`) took its writable descriptors before the
+ *    lock and holds them; nobody else gets one.
+ *  - the executable a process is known by (protect_secret knows
+ *    krsi-secret so) changes only with exec: prctl(PR_SET_MM), which root
+ *    can use to name another file its executable (PR_SET_MM_EXE_FILE,
+ *    PR_SET_MM_MAP), is refused (task_prctl).
  *  - unlinking or renaming a pin, or removing its directory (inode_unlink,
  *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
  *    pinning anything new (BPF_OBJ_PIN) or giving a pin another name or a
@@ -65,9 +67,8 @@
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
  * held a writable descriptor of a map before the lock keeps it: /init
- * locks before it starts anything else.
- * Root may run `krsi events`, which consumes what it reads: the events
- * are then on its terminal, not lost.
+ * locks before it starts anything else but the audit reader, which
+ * protect_init guards.
  */
 #define POLICY "krsi_lock"
 #include "krsi_policy.h"
@@ -79,10 +80,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } lock SEC(".maps");
-
-/* The krsi tool that loads this policy, /usr/bin/krsi (set before load). */
-KRSI_CONFIG_DEV(krsi_dev, "/proc/self/exe");
-KRSI_CONFIG_INO(krsi_ino, "/proc/self/exe");
 
 static bool locked(void)
 {
@@ -133,8 +130,6 @@ int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 	if (ret)
 		return ret;
 	if (!locked() || !(fmode & FMODE_WRITE))
-		return 0;
-	if (task_runs(bpf_get_current_task_btf(), krsi_dev, krsi_ino))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
 }

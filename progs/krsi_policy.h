@@ -20,6 +20,7 @@
 #endif
 
 #define EPERM	1
+#define EAGAIN	11
 #define EACCES	13
 
 #define PROT_WRITE	0x2
@@ -56,15 +57,17 @@ char LICENSE[] SEC("license") = "GPL";
 	const volatile __u64 name[sizeof((const char *[]){ __VA_ARGS__ }) /	\
 				  sizeof(const char *)]
 
-/* Denials, read by `krsi events`. */
+/* Denials, read by the audit reader (`krsi logd`). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 128 * 1024);
 } denials SEC(".maps");
 
 /*
- * Reports that found the ring buffer full, shown by `krsi events`: a
- * denial is never silent, even when its report is lost.
+ * Reports that found the ring buffer full: in all (lost), and per user
+ * (lost_uid, as long as it has room for the user).  The audit reader
+ * logs them as they grow: a denial is never silent, even when its report
+ * is lost, and a flood shows whose it was.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -72,6 +75,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost_uid SEC(".maps");
 
 /*
  * The policy's mode (krsi_mode.h): `krsi attach --audit` sets it before
@@ -95,47 +105,91 @@ static __always_inline bool auditing(void)
 	return mode && *mode == KRSI_MODE_AUDIT;
 }
 
-static __always_inline void count_lost(void)
+static __always_inline __u32 current_uid(void)
 {
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+	return (__u32)bpf_get_current_uid_gid();
+}
 
+/* One more in the counter @total and in @uid's slot of @per_uid. */
+static __always_inline void count_for(void *total, void *per_uid, __u32 uid)
+{
+	__u64 one = 1, *n;
+	__u32 zero = 0;
+
+	n = bpf_map_lookup_elem(total, &zero);
 	if (n)
 		__sync_fetch_and_add(n, 1);
+	n = bpf_map_lookup_elem(per_uid, &uid);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else if (bpf_map_update_elem(per_uid, &uid, &one, BPF_NOEXIST))
+		/* Another CPU added it first, or the table is full (then the
+		 * total, which the reader compares with the sum, says so).
+		 */
+		if ((n = bpf_map_lookup_elem(per_uid, &uid)))
+			__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline void count_lost(__u32 uid)
+{
+	count_for(&lost, &lost_uid, uid);
+}
+
+/*
+ * May a report of @uid go into ring buffer @rb?  Root's always, while
+ * there is room; anyone else's only while at least half of it is free,
+ * so that one user's flood cannot crowd out root's reports.
+ */
+static __always_inline bool room_for(void *rb, __u32 uid)
+{
+	__u64 size = bpf_ringbuf_query(rb, BPF_RB_RING_SIZE);
+	__u64 used = bpf_ringbuf_query(rb, BPF_RB_AVAIL_DATA);
+
+	return uid == 0 || used <= size / 2;
 }
 
 static __always_inline void fill_task(struct krsi_event *ev)
 {
 	ev->time_ns = bpf_ktime_get_boot_ns();
 	ev->pid = bpf_get_current_pid_tgid() >> 32;
-	ev->uid = (__u32)bpf_get_current_uid_gid();
+	ev->uid = current_uid();
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	__builtin_memcpy(ev->policy, POLICY, sizeof(POLICY));
 }
 
+/* A denial's record: the header and what was denied. */
+struct krsi_denial {
+	struct krsi_event ev;
+	char what[KRSI_WHAT_LEN];
+};
+
 /*
  * Report that @hook denied @what (a file name, say) and return -@err, the
  * verdict; in audit mode, report that it would have and return 0.  The
- * report is best effort: a full ring buffer loses it, never the denial.
+ * report is best effort: a full ring buffer loses it, never the denial,
+ * and counts it in lost and lost_uid.
  */
 static __always_inline int deny(const char *hook, const char *what, int err)
 {
 	bool audit = auditing();
-	struct krsi_event *ev;
+	__u32 uid = current_uid();
+	struct krsi_denial *d = NULL;
+	long n;
 
-	ev = bpf_ringbuf_reserve(&denials, sizeof(*ev), 0);
-	if (ev) {
-		__builtin_memset(ev, 0, sizeof(*ev));
-		fill_task(ev);
-		ev->kind = audit ? KRSI_EVENT_WOULD_DENY : KRSI_EVENT_DENY;
-		ev->verdict = -err;
-		bpf_probe_read_kernel_str(ev->hook, sizeof(ev->hook), hook);
-		if (what)
-			ev->data_len = bpf_probe_read_kernel_str(ev->data,
-							sizeof(ev->data), what);
-		bpf_ringbuf_submit(ev, 0);
+	if (room_for(&denials, uid))
+		d = bpf_ringbuf_reserve(&denials, sizeof(*d), 0);
+	if (d) {
+		__builtin_memset(d, 0, sizeof(*d));
+		fill_task(&d->ev);
+		d->ev.kind = audit ? KRSI_EVENT_WOULD_DENY : KRSI_EVENT_DENY;
+		d->ev.verdict = -err;
+		bpf_probe_read_kernel_str(d->ev.hook, sizeof(d->ev.hook), hook);
+		n = what ? bpf_probe_read_kernel_str(d->what, sizeof(d->what),
+						     what) : 0;
+		d->ev.data_len = n > 0 ? n - 1 : 0;	/* without the NUL */
+		bpf_ringbuf_submit(d, 0);
 	} else {
-		count_lost();
+		count_lost(uid);
 	}
 	return audit ? 0 : -err;
 }
@@ -143,7 +197,7 @@ static __always_inline int deny(const char *hook, const char *what, int err)
 /* Is @uid the current task's real user id? */
 static __always_inline bool current_uid_is(__u32 uid)
 {
-	return (__u32)bpf_get_current_uid_gid() == uid;
+	return current_uid() == uid;
 }
 
 /*

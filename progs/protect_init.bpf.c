@@ -1,29 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * protect_init: PID 1 is neither signalled nor inspected
+ * protect_init: PID 1 and the audit reader are left alone
  *
- * Enforces: no process other than init itself sends a signal to PID 1 (a
- * null signal, which only tests that it exists, is allowed), reads or
- * writes its memory, traces it, samples it with perf, or changes its
- * priority, scheduling or resource limits.  PID 1 is /init: if it dies,
- * the kernel panics.  Holds against the demo user and against root,
- * before and after the lock.
+ * Enforces: no process sends a signal to PID 1 or to the audit reader
+ * (`krsi logd`, the process that writes the log of every record) but the
+ * process itself, or PID 1 to the reader (/init stops it at shutdown); a
+ * null signal, which only tests that a process exists, is allowed.
+ * Nobody reads or writes their memory, traces them, samples them with
+ * perf, or changes their priority, scheduling, resource limits or OOM
+ * score.  Nobody makes a process real-time (or changes any process's
+ * scheduling policy but the reader its own), and nobody changes the
+ * real-time throttling: the reader runs SCHED_FIFO, so no other process
+ * takes its CPU.  PID 1 is /init: if it dies, the kernel panics; the
+ * reader is how every record reaches the log.  Holds against the demo
+ * user and against root, before and after the lock.
  *
- * Routes to PID 1, from the 6.1 sources, and what closes each:
+ * The reader is known by a mark in its task (map protected, task
+ * storage), which it sets itself before `krsi lock` and which no process
+ * can set or remove afterwards (krsi_lock refuses every map write): not
+ * by a name, which anyone sets, nor by a PID, which another process may
+ * get once it has ended.
+ *
+ * Routes to PID 1 and the reader, from the 6.1 sources, and what closes
+ * each:
  *  - kill(), tkill(), tgkill(), rt_sigqueueinfo(), pidfd_send_signal(),
- *    and kill() of a process group: every signal sent from user space
- *    goes through check_kill_permission(), hence task_kill.
- *  - SIGIO and SIGURG: fcntl(F_SETOWN, 1) or F_SETOWN_EX, then I/O on
- *    the descriptor; send_sigio() asks file_send_sigiotask, not
- *    task_kill.
- *  - ptrace(PTRACE_ATTACH, PTRACE_SEIZE), /proc/1/mem, /proc/1/environ,
- *    pidfd_getfd(): all ask ptrace_access_check.
- *  - perf_event_open() on PID 1, whose user stack and registers a sample
+ *    and kill() of a process group or of every process (-1): every
+ *    signal sent from user space goes through check_kill_permission(),
+ *    hence task_kill.
+ *  - SIGIO and SIGURG: fcntl(F_SETOWN) or F_SETOWN_EX, then I/O on the
+ *    descriptor; send_sigio() and send_sigurg() ask
+ *    file_send_sigiotask, not task_kill.
+ *  - ptrace(PTRACE_ATTACH, PTRACE_SEIZE), /proc/PID/mem, environ, fd/,
+ *    stack, pidfd_getfd(): all ask ptrace_access_check.  What the
+ *    kernel only probes (PTRACE_MODE_NOAUDIT: the stack and instruction
+ *    pointers /proc/PID/stat shows to those allowed) is refused without
+ *    a report, as the kernel itself would not audit it.
+ *  - perf_event_open() on them, whose user stack and registers a sample
  *    copies: root skips the ptrace check there (perf_check_permission()),
  *    so perf_event_alloc, which sees the event's target, refuses it.  The
  *    same hook refuses sampling events for a whole CPU (pid -1), whose
  *    samples carry the instruction pointer, call chain, registers or
- *    stack of whatever runs there, PID 1 included.
+ *    stack of whatever runs there.
  *  - tracing: kprobes and uprobes read any process's registers and
  *    memory through their arguments, and uprobes put breakpoints in its
  *    text, through tracefs (which root can mount unattached with fsopen()
@@ -34,36 +51,72 @@
  *    it lands in: a counting uprobe for every process crashed /init in a
  *    test).
  *  - setpriority(), sched_setscheduler(), sched_setattr(),
- *    sched_setaffinity(), prlimit() that sets a limit: task_setnice,
+ *    sched_setaffinity(), prlimit() that sets a limit (RLIMIT_CPU and
+ *    RLIMIT_RTTIME would have the kernel kill the reader): task_setnice,
  *    task_setscheduler, task_setrlimit.  ioprio_set() is not in this
  *    kernel (no block layer).
- *  - the terminal: /init has no controlling terminal (/dev/console never
- *    becomes one), so no hangup, ^C or TIOCSIG reaches it.
+ *  - starving the reader of CPU: a real-time process of anyone's would
+ *    run before it, and task_setscheduler does not say which policy is
+ *    asked for, so it is refused for every process but the reader
+ *    setting its own; /proc/sys/kernel/sched_rt_runtime_us and
+ *    sched_rt_period_us, which throttle every real-time process, are not
+ *    opened for writing (file_open).
+ *  - the OOM killer: the reader sets its own OOM score to -1000 (never
+ *    chosen); /proc/PID/oom_score_adj and oom_adj are opened for writing
+ *    by a process for itself only (file_open), so nobody makes PID 1 or
+ *    the reader the first to go.
+ *  - the terminal: neither has a controlling terminal (/dev/console never
+ *    becomes /init's, the reader opens none), so no hangup, ^C or
+ *    TIOCSIG reaches them.
  *  - kill(-1, sig) skips PID 1 in the kernel itself; SysRq, kcmp() and
  *    process_vm_readv() are not in this kernel.
  *
  * Known limits: signals the kernel sends on its own (SIGCHLD when a child
- * of init exits, SIGPIPE to init's own writes) are not checked, as they
- * should not be; PID 1 is the one of the initial PID namespace.
- * Root may still write the few /proc/1 files that only keep accounts
- * (oom_score_adj, which the OOM killer ignores for PID 1; clear_refs;
- * sched statistics), and anyone reads /proc/1/cmdline, PID 1's
- * arguments, as for every process (ps).  The kernel's own signals to a
- * process group left orphaned (SIGHUP, SIGCONT) skip task_kill; /init
- * ignores both (no handler), and every shell it starts runs in a session
- * of its own.  A CPU-wide perf event that only counts stays allowed.
+ * exits, SIGPIPE to a write to a closed pipe) are not checked, as they
+ * should not be; both ignore or never meet the others (the reader writes
+ * no pipe and ignores SIGPIPE and SIGHUP).  PID 1 is the one of the
+ * initial PID namespace.  Root may still write the /proc files that only
+ * keep accounts (clear_refs; sched statistics), and anyone reads
+ * /proc/PID/cmdline, as for every process (ps).  The kernel's own signals
+ * to a process group left orphaned (SIGHUP, SIGCONT) skip task_kill;
+ * /init ignores both (no handler), the reader SIGHUP, and every shell
+ * /init starts runs in a session of its own.  A CPU-wide perf event that
+ * only counts stays allowed.  On the debug kernel (fault injection),
+ * /proc/PID/make-it-fail is open to root: it makes a process's
+ * allocations fail, which only the debug kernel can do.
  */
 #define POLICY "protect_init"
 #include "krsi_policy.h"
 
-static bool is_init(struct task_struct *task)
+#define PTRACE_MODE_NOAUDIT	0x04
+
+/*
+ * The audit reader's mark, set by the reader itself (krsi logd, with a
+ * pidfd of its own) before the lock; it goes with its task.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} protected SEC(".maps");
+
+static bool is_protected(struct task_struct *task)
 {
-	return BPF_CORE_READ(task, tgid) == 1;
+	return task->tgid == 1 ||
+	       bpf_task_storage_get(&protected, task, 0, 0) != NULL;
 }
 
-static bool from_init(void)
+/* Is the current process @task itself? */
+static bool is_self(struct task_struct *task)
 {
-	return (bpf_get_current_pid_tgid() >> 32) == 1;
+	return (bpf_get_current_pid_tgid() >> 32) == task->tgid;
+}
+
+/* Signals: from the process itself, or from PID 1 (shutdown). */
+static bool may_signal(struct task_struct *task)
+{
+	return is_self(task) || (bpf_get_current_pid_tgid() >> 32) == 1;
 }
 
 SEC("lsm/task_kill")
@@ -72,8 +125,9 @@ int BPF_PROG(init_kill, struct task_struct *p, struct kernel_siginfo *info,
 {
 	if (ret)
 		return ret;
-	if (sig && is_init(p) && !from_init())
-		return deny("task_kill", "signal to PID 1", EPERM);
+	if (sig && is_protected(p) && !may_signal(p))
+		return deny("task_kill", p->tgid == 1 ? "signal to PID 1" :
+			    "signal to the audit reader", EPERM);
 	return 0;
 }
 
@@ -83,8 +137,9 @@ int BPF_PROG(init_sigio, struct task_struct *tsk, struct fown_struct *fown,
 {
 	if (ret)
 		return ret;
-	if (is_init(tsk) && !from_init())
-		return deny("file_send_sigiotask", "SIGIO to PID 1", EPERM);
+	if (is_protected(tsk) && !may_signal(tsk))
+		return deny("file_send_sigiotask", tsk->tgid == 1 ?
+			    "SIGIO to PID 1" : "SIGIO to the audit reader", EPERM);
 	return 0;
 }
 
@@ -94,8 +149,13 @@ int BPF_PROG(init_ptrace, struct task_struct *child, unsigned int mode,
 {
 	if (ret)
 		return ret;
-	if (is_init(child) && !from_init())
-		return deny("ptrace_access_check", "ptrace of PID 1", EPERM);
+	if (!is_protected(child) || is_self(child))
+		return 0;
+	/* The kernel only probes (what /proc/PID/stat shows): no report. */
+	if (mode & PTRACE_MODE_NOAUDIT)
+		return -EPERM;
+	return deny("ptrace_access_check", child->tgid == 1 ?
+		    "ptrace of PID 1" : "ptrace of the audit reader", EPERM);
 	return 0;
 }
 
@@ -118,12 +178,14 @@ static bool is_uprobe(struct perf_event *event)
 SEC("lsm/perf_event_alloc")
 int BPF_PROG(init_perf, struct perf_event *event, int ret)
 {
-	struct task_struct *target = BPF_CORE_READ(event, hw.target);
+	struct task_struct *target = event->hw.target;
 
 	if (ret)
 		return ret;
-	if (target && is_init(target) && !from_init())
-		return deny("perf_event_alloc", "perf event on PID 1", EPERM);
+	if (target && is_protected(target) && !is_self(target))
+		return deny("perf_event_alloc", target->tgid == 1 ?
+			    "perf event on PID 1" : "perf event on the audit reader",
+			    EPERM);
 	/* Samples of a whole CPU carry whatever runs there, PID 1 included:
 	 * its instruction pointer, call chain, registers, stack, the raw
 	 * arguments of a tracepoint.  Counting stays open.
@@ -161,10 +223,11 @@ int BPF_PROG(init_tracing, enum lockdown_reason what, int ret)
 	return 0;
 }
 
-static int deny_if_init(struct task_struct *p, const char *hook)
+static int deny_if_protected(struct task_struct *p, const char *hook)
 {
-	if (is_init(p) && !from_init())
-		return deny(hook, "change to PID 1", EPERM);
+	if (is_protected(p) && !is_self(p))
+		return deny(hook, p->tgid == 1 ? "change to PID 1" :
+			    "change to the audit reader", EPERM);
 	return 0;
 }
 
@@ -173,15 +236,24 @@ int BPF_PROG(init_nice, struct task_struct *p, int nice, int ret)
 {
 	if (ret)
 		return ret;
-	return deny_if_init(p, "task_setnice");
+	return deny_if_protected(p, "task_setnice");
 }
 
+/*
+ * The hook does not say which policy is asked for, and a real-time
+ * process would take the reader's CPU: only the reader (or PID 1) sets
+ * its own.
+ */
 SEC("lsm/task_setscheduler")
 int BPF_PROG(init_sched, struct task_struct *p, int ret)
 {
 	if (ret)
 		return ret;
-	return deny_if_init(p, "task_setscheduler");
+	if (is_protected(p) && is_self(p))
+		return 0;
+	return deny("task_setscheduler", p->tgid == 1 ? "change to PID 1" :
+		    is_protected(p) ? "change to the audit reader" :
+		    "scheduling policy: the reader's CPU", EPERM);
 }
 
 SEC("lsm/task_setrlimit")
@@ -190,5 +262,63 @@ int BPF_PROG(init_rlimit, struct task_struct *p, unsigned int resource,
 {
 	if (ret)
 		return ret;
-	return deny_if_init(p, "task_setrlimit");
+	return deny_if_protected(p, "task_setrlimit");
+}
+
+#define PROC_SUPER_MAGIC	0x9fa0
+
+/* @name's first @len bytes (NUL included) are the dentry's name. */
+static bool named(struct dentry *dentry, const char *name, int len)
+{
+	char buf[24];
+	int i;
+
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf),
+				      BPF_CORE_READ(dentry, d_name.name)) != len)
+		return false;
+	for (i = 0; i < len && i < sizeof(buf); i++)
+		if (buf[i] != name[i])
+			return false;
+	return true;
+}
+
+/* The PID a /proc/PID file (its proc_inode) is about, 0 for none. */
+static __u32 proc_pid_nr(struct inode *inode)
+{
+	unsigned long pi = (unsigned long)inode -
+			   bpf_core_field_offset(struct proc_inode, vfs_inode);
+	struct pid *pid = BPF_CORE_READ((struct proc_inode *)pi, pid);
+
+	return pid ? BPF_CORE_READ(pid, numbers[0].nr) : 0;
+}
+
+/*
+ * Files of /proc whose writing would undo the above: another process's
+ * OOM score, and the real-time throttling that would starve the reader.
+ */
+SEC("lsm/file_open")
+int BPF_PROG(init_proc_write, struct file *file, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct dentry *dentry;
+	__u32 nr;
+
+	if (ret)
+		return ret;
+	/* f_mode first, by a direct load: file_open runs on every open. */
+	if (!(file->f_mode & FMODE_WRITE) ||
+	    file->f_inode->i_sb->s_magic != PROC_SUPER_MAGIC)
+		return 0;
+	dentry = file->f_path.dentry;
+	if (named(dentry, "oom_score_adj", 14) || named(dentry, "oom_adj", 8)) {
+		nr = proc_pid_nr(file->f_inode);
+		if (nr != (__u32)(id >> 32) && nr != (__u32)id)
+			return deny("file_open", "another process's OOM score",
+				    EPERM);
+	}
+	if (named(dentry, "sched_rt_runtime_us", 20) ||
+	    named(dentry, "sched_rt_period_us", 19))
+		return deny("file_open", "real-time throttling: the reader's CPU",
+			    EPERM);
+	return 0;
 }

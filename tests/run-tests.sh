@@ -87,6 +87,36 @@ boot() {
 	kernel_reports "$name" "$console"
 }
 
+# stream_check NAME HOSTLOG: the host's copy of the guest's audit log,
+# streamed on its third serial port (run-qemu.sh --log), is the guest's
+# log: its records numbered from 0 without a gap, and those the guest's
+# log holds at the end of its tests (its results' "log FIRST LAST COUNT
+# DIGEST" line) the same bytes, in the same order.
+stream_check() {
+	name=$1 hostlog=$2
+	summary=$(sed -n 's/^log //p' "$dir/$name.results.txt.clean")
+	set -- $summary
+	if [ $# -ne 4 ]; then
+		fail "$name guest: no summary of its audit log in the results"
+		return
+	fi
+	if awk -F'[:,]' '$1 != "{\"seq\"" || $2 != n++ { exit 1 }' "$hostlog" &&
+		[ -s "$hostlog" ]; then
+		pass; echo "ok $name: the host's copy of the audit log has" \
+			"$(wc -l <"$hostlog") records, numbered from 0, none missing"
+	else
+		fail "$name: the host's copy of the audit log ($hostlog) misses records"
+	fi
+	host=$(awk -F'[:,]' -v f="$1" -v l="$2" '$2 >= f && $2 <= l' "$hostlog" |
+		sha256sum | cut -d' ' -f1)
+	if [ "$host" = "$4" ] && [ "$3" -eq $(($2 - $1 + 1)) ]; then
+		pass; echo "ok $name: it holds the guest's log, records $1 to $2," \
+			"byte for byte, in order"
+	else
+		fail "$name: the host's copy of records $1 to $2 differs from the guest's log"
+	fi
+}
+
 # kernel_reports NAME CONSOLE: the kernel must not have complained, whatever
 # the tests said.
 kernel_reports() {
@@ -105,9 +135,10 @@ kernel_reports() {
 # and the event it produced.  The console goes to $dir/NAME.console.log.
 demo_checks() {
 	name=$1 images=$2
+	shift 2
 	echo "--- the demo on $arch (console: $dir/$name.console.log)"
 	./run-qemu.sh --arch "$arch" --demo --kernel "$images/bzImage" \
-		--initrd "$images/initramfs.cpio.gz" --timeout "$timeout" </dev/null \
+		--initrd "$images/initramfs.cpio.gz" --timeout "$timeout" "$@" </dev/null \
 		>"$dir/$name.console.log" 2>&1
 	demo_status=$?
 	tr -d '\r' <"$dir/$name.console.log" >"$dir/$name.clean"
@@ -145,6 +176,13 @@ demo_checks() {
 			fail "$name: attacker's try not shown denied: $denied"
 		fi
 	done
+	if grep -q "^    event .* protect_secret denied EACCES: file_open /etc/krsi/secret" "$dir/$name.clean" &&
+		grep -q "^        protect_secret: one file only root and one program may read" \
+			"$dir/$name.clean"; then
+		pass; echo "ok $name: the demo user learns why (krsi why)"
+	else
+		fail "$name: no krsi why of the demo user's denial"
+	fi
 	kernel_reports "$name" "$dir/$name.console.log"
 }
 
@@ -216,7 +254,14 @@ tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1
 count "$dir/image.out"
 
 boot appliance image/bzImage "$dir/LIST"
-boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot
+# The boot policies' boot streams its audit log to the host.
+rm -f "$dir/policies.log"
+boot policies image/bzImage "$dir/LIST.boot" --append krsi.tests=boot \
+	--log "$dir/policies.log"
+stream_check policies "$dir/policies.log"
+# audit_exec without no_tmp_exec: its guarantee on programs from anywhere.
+boot records image/bzImage "$dir/LIST.records" \
+	--append "krsi.tests=records krsi.policies=protect_init,protect_log,audit_exec,krsi_lock"
 # The same suites on the debug kernel (KASAN, lockdep, PROVE_RCU,
 # DEBUG_ATOMIC_SLEEP), where any warning is a panic.
 boot debug "$build/kernel-debug/arch/x86/boot/bzImage" "$dir/LIST" \
@@ -267,7 +312,25 @@ for log in "$dir/lockdown.integrity.log" "$dir/lockdown.none.log"; do
 	kernel_reports lockdown "$log"
 done
 
-demo_checks demo image
+# The demo's audit log goes to the host, after a trail the last boot left
+# without its reader's stop record, which run-qemu.sh and the banner must
+# report.
+echo '{"seq":0,"time_ns":1,"pid":1,"uid":0,"comm":"","policy":"reader","event":"start","what":""}' \
+	>"$dir/demo.log"
+demo_checks demo image --log "$dir/demo.log"
+if grep -q "run-qemu.sh: .*demo.log: the last boot's audit trail ends without the reader's stop record" \
+		"$dir/demo.clean" &&
+	grep -q "^!!! the last boot's audit trail (run-qemu.sh --log) ends without" "$dir/demo.clean"; then
+	pass; echo "ok demo: a trail left without its stop record is reported, and the next boot says so"
+else
+	fail "demo: an unterminated trail was not reported"
+fi
+if tail -n 1 "$dir/demo.log" | grep -q '"policy":"reader","event":"stop"' &&
+	[ "$(grep -c '"event":"start"' "$dir/demo.log")" = 2 ]; then
+	pass; echo "ok demo: its trail follows the last one on the host, and ends with the stop record"
+else
+	fail "demo: its trail on the host does not end with the reader's stop record"
+fi
 
 # The appliance's own boot, typed at as an attacker would: the demo user
 # exhausts what it can, then root's shell checks /init and the policies.

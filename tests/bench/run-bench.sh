@@ -30,12 +30,14 @@ mkdir -p "$dir"
 # benchmark's own layout, drawn once per boot, moved fork+exec's count by
 # 3% from one boot to the next.
 bench() {
+	name=$1 append=$2
+	shift 2
 	./run-qemu.sh --arch "$arch" --icount --mode test --kernel "$images/bzImage" \
-		--initrd "$initrd" --results "$dir/$1.raw" \
-		--timeout 1800 --append "tsc=reliable norandmaps $2" </dev/null \
-		>"$dir/$1.console.log" 2>&1 ||
-		echo "run-bench: the $1 boot failed (see $dir/$1.console.log)" >&2
-	tr -d '\r' <"$dir/$1.raw" | grep '^bench ' >"$dir/$1.lines"
+		--initrd "$initrd" --results "$dir/$name.raw" \
+		--timeout 1800 --append "tsc=reliable norandmaps $append" "$@" </dev/null \
+		>"$dir/$name.console.log" 2>&1 ||
+		echo "run-bench: the $name boot failed (see $dir/$name.console.log)" >&2
+	tr -d '\r' <"$dir/$name.raw" | grep '^bench ' >"$dir/$name.lines"
 }
 
 policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf | paste -sd, -)
@@ -47,7 +49,14 @@ bench baseline "lsm=capability,bpf krsi.tests=baseline"
 bench capability "lsm=capability krsi.tests=baseline"
 sed -i 's/^\(bench [a-z]*\) baseline /\1 capability /' "$dir/capability.lines"
 bench krsi "krsi.tests=bench"
-bench boot "krsi.tests=boottime krsi.policies=$policies"
+# The boot policies attached by /init, and the audit reader streaming to
+# the host, as run-qemu.sh --log has it: boot time, exec with the reader.
+# (s390x has no port to stream on: its reader logs in the guest alone.)
+rm -f "$dir/boot.log"
+stream="--log $dir/boot.log"
+[ "$arch" = s390x ] && stream=
+# shellcheck disable=SC2086 # $stream is two words or none
+bench boot "krsi.tests=boottime krsi.policies=$policies" $stream
 boots=$(( $(date +%s) - start ))
 
 # No-change rebuild: everything is built, so this is make's own cost.
@@ -138,6 +147,25 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 		}
 	}' "$dir/krsi.lines"
 	echo
+	echo "vfork+exec with the boot policies attached by /init and the audit"
+	if [ -n "$stream" ]; then
+		echo "reader logging every record and streaming it to the host (another"
+	else
+		echo "reader logging every record, in the guest alone (another"
+	fi
+	echo "boot), against the same calls under the policies with no reader:"
+	cat "$dir/krsi.lines" "$dir/boot.lines" | awk '
+	$1 == "bench" && $2 == "exec" && $3 == "policies" { base = $4 }
+	$1 == "bench" && $2 == "exec" && $3 == "reader" { med = $4; lo = $5; hi = $6 }
+	$1 == "bench" && $2 == "reader-records" { found = $3; want = $4 }
+	$1 == "bench" && $2 == "reader-lost" { lost = $3 }
+	END {
+		printf("%-5s %-13s %10d %17s %11s\n", "exec", "reader", med,
+		       "[" lo ".." hi "]", base ? sprintf("%.3f", med / base) : "-")
+		printf("      %.0f execs/s of guest time; %d of %d records logged, %d lost or refused\n",
+		       med ? 1e9 / med : 0, found, want, lost)
+	}'
+	echo
 	echo "guest clocksource: $(sed -n 's/^bench clocksource //p' "$dir/krsi.lines")"
 	echo "bzImage:            $(stat -c %s "$images/bzImage") bytes"
 	echo "initramfs.cpio.gz:  $(stat -c %s "$images/initramfs.cpio.gz") bytes"
@@ -154,8 +182,11 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 } | tee "$out"
 
 # Every configuration must have a result: 4 calls, baseline, capability,
-# 7 configurations (5 without a trampoline) and the policies.
+# 7 configurations (5 without a trampoline) and the policies, and the
+# reader's boot its two; the reader every record.
 configs=7
 [ "$arch" = s390x ] && configs=5
-[ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" |
-	grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq $((4 * (configs + 3))) ]
+[ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" \
+	"$dir/boot.lines" | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq $((4 * (configs + 3) + 2)) ] &&
+	grep -q '^bench reader-lost 0$' "$dir/boot.lines" &&
+	awk '$2 == "reader-records" && $3 == $4 { ok = 1 } END { exit !ok }' "$dir/boot.lines"

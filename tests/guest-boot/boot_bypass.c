@@ -17,8 +17,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/sysmacros.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -39,6 +41,7 @@
 #define FSOPEN_CLOEXEC			0x1
 #define FSMOUNT_CLOEXEC			0x1
 #define FSCONFIG_SET_FLAG		0
+#define FSCONFIG_SET_STRING		1
 #define FSCONFIG_CMD_CREATE		6
 #define FSCONFIG_CMD_RECONFIGURE	7
 #define OPEN_TREE_CLONE			1
@@ -279,23 +282,23 @@ static int read_implies_exec(void)
 
 /* ---- PID 1: protect_init ---------------------------------------------- */
 
-/* SIGIO to PID 1 through a pipe's owner; the kernel sends it, the check
- * is the denial event and PID 1 still there.
+/* SIGIO (as @sig) to @pid through a pipe's owner; the kernel sends it,
+ * the check is the denial event and @pid still there.
  */
-static int sigio_to_init(void)
+static int sigio_to(pid_t pid, int sig)
 {
 	int p[2];
 
 	if (pipe(p))
 		return -ECHILD;
-	if (fcntl(p[0], F_SETOWN, 1) || fcntl(p[0], F_SETSIG, SIGUSR1) ||
+	if (fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETSIG, sig) ||
 	    fcntl(p[0], F_SETFL, O_ASYNC))
 		return -errno;
 	if (write(p[1], "x", 1) != 1)
 		return -ECHILD;
 	close(p[0]);
 	close(p[1]);
-	return kill(1, 0) ? -errno : 0;
+	return kill(pid, 0) ? -errno : 0;
 }
 
 static int perf_open(pid_t pid, int cpu, __u64 sample_type)
@@ -636,6 +639,239 @@ static void check_reported(const char *what)
 	system("sed 's/^/# /' " EVENTS);
 }
 
+/* ---- the audit reader and its log: protect_init, protect_log --------- */
+
+#define LOG_DIR		"/var/log/krsi"
+#define FS_IOC_SETFLAGS	0x40086602
+#define FS_APPEND_FL	0x00000020
+#define MOUNT_ATTR_RDONLY	0x00000001
+
+static pid_t reader;
+
+static pid_t reader_pid(void)
+{
+	FILE *f = fopen(LOG_DIR "/reader", "re");
+	int pid = 0;
+
+	if (f) {
+		if (fscanf(f, "pid %d", &pid) != 1)
+			pid = 0;
+		fclose(f);
+	}
+	return pid;
+}
+
+/* The newest segment of the log, the one being written. */
+static void newest_segment(char *buf, size_t size)
+{
+	unsigned long seg = 1;
+	char path[64];
+
+	for (;;) {
+		snprintf(path, sizeof(path), LOG_DIR "/log.%lu", seg + 1);
+		if (access(path, F_OK))
+			break;
+		seg++;
+	}
+	/* Segments are numbered on from the oldest kept: find it first. */
+	while (seg > 1) {
+		snprintf(path, sizeof(path), LOG_DIR "/log.%lu", seg);
+		if (!access(path, F_OK))
+			break;
+		seg--;
+	}
+	snprintf(buf, size, LOG_DIR "/log.%lu", seg);
+}
+
+static int open_err(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int signal_reader(int sig)
+{
+	return sys_err(kill(reader, sig));
+}
+
+static int pidfd_signal_reader(void)
+{
+	int pidfd = syscall(SYS_pidfd_open, reader, 0), err;
+
+	if (pidfd < 0)
+		return -ECHILD;
+	err = sys_err(syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0));
+	close(pidfd);
+	return err;
+}
+
+static int own_scheduler(void)
+{
+	return sys_err(syscall(SYS_sched_setscheduler, 0, SCHED_BATCH,
+			       &(struct sched_param){ 0 }));
+}
+
+static int chattr_append(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), flags = FS_APPEND_FL, err;
+
+	if (fd < 0)
+		return -ECHILD;
+	err = sys_err(ioctl(fd, FS_IOC_SETFLAGS, &flags));
+	close(fd);
+	return err;
+}
+
+/* fspick() and fsconfig() of the log's tmpfs: a smaller size, read-only. */
+static int fspick_log(const char *key, const char *value)
+{
+	int fs = syscall(SYS_fspick, AT_FDCWD, LOG_DIR, FSPICK_CLOEXEC), err;
+
+	if (fs < 0)
+		return -errno;
+	err = sys_err(syscall(SYS_fsconfig, fs, value ? FSCONFIG_SET_STRING :
+			      FSCONFIG_SET_FLAG, key, value, 0));
+	if (!err)
+		err = sys_err(syscall(SYS_fsconfig, fs, FSCONFIG_CMD_RECONFIGURE,
+				      NULL, NULL, 0));
+	close(fs);
+	return err;
+}
+
+static int mount_setattr_ro(void)
+{
+	struct { __u64 set, clr, propagation, userns; } attr = { .set = MOUNT_ATTR_RDONLY };
+
+	return sys_err(syscall(442 /* SYS_mount_setattr */, AT_FDCWD, LOG_DIR, 0,
+			       &attr, sizeof(attr)));
+}
+
+static int open_port(const char *path)
+{
+	return open_err(path, O_WRONLY | O_NOCTTY);
+}
+
+static void test_reader(void)
+{
+	char seg[64], moved[80];
+	struct stat st;
+
+	reader = reader_pid();
+	if (!check(reader > 1 && !kill(reader, 0), "the audit reader runs (pid %d)",
+		   (int)reader))
+		return;
+	newest_segment(seg, sizeof(seg));
+	snprintf(moved, sizeof(moved), "%s.moved", seg);
+
+	/* The process: as root after the lock. */
+	check_err(signal_reader(SIGKILL), -EPERM,
+		  "protect_init: root kills the audit reader (SIGKILL)");
+	check_err(signal_reader(SIGSTOP), -EPERM,
+		  "protect_init: root stops the audit reader (SIGSTOP)");
+	check_err(signal_reader(SIGTERM), -EPERM,
+		  "protect_init: root asks the audit reader to stop (SIGTERM)");
+	check_err(sys_err(syscall(SYS_tgkill, reader, reader, SIGKILL)), -EPERM,
+		  "protect_init: tgkill() of the audit reader");
+	check_err(sys_err(kill(-reader, SIGKILL)), -EPERM,
+		  "protect_init: kill() of the audit reader's process group");
+	check_err(pidfd_signal_reader(), -EPERM,
+		  "protect_init: pidfd_send_signal() to the audit reader");
+	check_err(sigio_to(reader, SIGKILL), 0,
+		  "protect_init: SIGIO to the audit reader sent, the reader still there");
+	check_err(sys_err(ptrace(PTRACE_ATTACH, reader, 0, 0)), -EPERM,
+		  "protect_init: ptrace(PTRACE_ATTACH) of the audit reader");
+	{
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/mem", (int)reader);
+		check_err(try_open(path), -EACCES, "protect_init: /proc/READER/mem");
+		snprintf(path, sizeof(path), "/proc/%d/environ", (int)reader);
+		check_err(try_open(path), -EACCES, "protect_init: /proc/READER/environ");
+		snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)reader);
+		check_err(open_err(path, O_WRONLY), -EPERM,
+			  "protect_init: the audit reader's OOM score, for writing");
+	}
+	check_err(perf_open(reader, -1, PERF_SAMPLE_STACK_USER), -EPERM,
+		  "protect_init: perf_event_open() on the audit reader");
+	check_err(sys_err(setpriority(PRIO_PROCESS, reader, 19)), -EPERM,
+		  "protect_init: setpriority() of the audit reader");
+	check_err(sys_err(syscall(SYS_sched_setscheduler, reader, SCHED_OTHER,
+				  &(struct sched_param){ 0 })), -EPERM,
+		  "protect_init: sched_setscheduler() of the audit reader");
+	check_err(sys_err(prlimit(reader, RLIMIT_CPU, &(struct rlimit){ 1, 1 }, NULL)),
+		  -EPERM, "protect_init: prlimit(RLIMIT_CPU) of the audit reader");
+	/* Starving it: a real-time process of one's own, the RT throttle. */
+	check_err(sys_err(syscall(SYS_sched_setscheduler, 0, SCHED_FIFO,
+				  &(struct sched_param){ .sched_priority = 99 })), -EPERM,
+		  "protect_init: root makes itself SCHED_FIFO 99");
+	check_err(in_child(DEMO, own_scheduler), -EPERM,
+		  "protect_init: demo changes its own scheduling policy");
+	check_err(open_err("/proc/sys/kernel/sched_rt_runtime_us", O_WRONLY), -EPERM,
+		  "protect_init: the real-time throttle, for writing");
+	check_err(open_err("/proc/sys/kernel/sched_rt_period_us", O_WRONLY), -EPERM,
+		  "protect_init: the real-time period, for writing");
+
+	/* The log, as root after the lock. */
+	check_err(open_err(seg, O_WRONLY | O_APPEND), -EPERM,
+		  "protect_log: root appends to the log");
+	check_err(open_err(seg, O_RDWR | O_TRUNC), -EPERM,
+		  "protect_log: root truncates the log by open");
+	check_err(sys_err(truncate(seg, 0)), -EPERM, "protect_log: truncate() of the log");
+	check_err(sys_err(chmod(seg, 0666)), -EPERM, "protect_log: chmod of the log");
+	check_err(sys_err(chown(seg, DEMO, DEMO)), -EPERM, "protect_log: chown of the log");
+	check_err(chattr_append(seg), -EPERM,
+		  "protect_log: FS_IOC_SETFLAGS (chattr +a) of the log");
+	check_err(sys_err(unlink(seg)), -EPERM, "protect_log: unlink of the log");
+	check_err(sys_err(rename(seg, moved)), -EPERM, "protect_log: rename of the log");
+	check_err(sys_err(link(seg, moved)), -EPERM, "protect_log: a hard link to the log");
+	check_err(sys_err(symlink(seg, LOG_DIR "/log.999999")), -EPERM,
+		  "protect_log: a symlink in the log's directory");
+	check_err(open_err(LOG_DIR "/log.999999", O_WRONLY | O_CREAT), -EPERM,
+		  "protect_log: a new segment made by root");
+	check_err(sys_err(mkdir(LOG_DIR "/uid/2000", 0700)), -EPERM,
+		  "protect_log: a directory made in the log");
+	check_err(sys_err(mknod(LOG_DIR "/fifo", S_IFIFO | 0600, 0)), -EPERM,
+		  "protect_log: mknod in the log");
+	check_err(sys_err(rmdir(LOG_DIR "/uid")), -EPERM,
+		  "protect_log: rmdir in the log");
+	check_err(sys_err(mount(NULL, LOG_DIR, NULL, MS_REMOUNT, "size=4k")), -EPERM,
+		  "krsi_lock: mount -o remount,size=4k of the log");
+	check_err(fspick_log("size", "4k"), -EPERM,
+		  "protect_log: fspick+fsconfig size=4k of the log");
+	check_err(fspick_log("ro", NULL), -EPERM,
+		  "protect_log: fspick+fsconfig ro of the log");
+	check_err(sys_err(umount2(LOG_DIR, MNT_DETACH)), -EPERM,
+		  "krsi_lock: unmount the log");
+	check_err(sys_err(mount("tmpfs", LOG_DIR, "tmpfs", 0, NULL)), -EPERM,
+		  "krsi_lock: a tmpfs over the log");
+	check_err(mount_setattr_ro(), -EBUSY,
+		  "protect_log (known limit, no hook): mount_setattr(RDONLY) of the log, "
+		  "refused by the kernel while the reader writes");
+	check(!stat(seg, &st) && st.st_size > 0, "the log is still there, written");
+
+	/* The stream's serial port, by its name and by a node of one's own. */
+#ifdef __s390x__
+	/* s390x has no 8250 port, and so no stream (run-qemu.sh --log). */
+	check_err(open_port("/dev/ttyS2"), -ENOENT, "no /dev/ttyS2 on s390x");
+#else
+	check_err(open_port("/dev/ttyS2"), -EPERM, "protect_log: root opens /dev/ttyS2");
+#endif
+	check(!mknod("/tmp/port", S_IFCHR | 0600, makedev(4, 66)),
+	      "a device node of one's own for /dev/ttyS2's device");
+	check_err(open_port("/tmp/port"), -EPERM, "protect_log: root opens it");
+	unlink("/tmp/port");
+
+	/* The reader's buffers: nobody else consumes them. */
+	check(system("krsi logd >/dev/null 2>&1") != 0,
+	      "krsi logd: a second reader is refused");
+	check(reader_pid() == reader && !kill(reader, 0),
+	      "the audit reader still runs, the same process");
+}
+
 /* fspick() and fsconfig(): the new mount API's way to make / writable. */
 static int fspick_rw(void)
 {
@@ -653,11 +889,18 @@ static int fspick_rw(void)
 
 int main(void)
 {
+	unsigned long long start;
 	pid_t holder;
 	int drain, fd;
+	char cmd[128];
+	FILE *f;
 
-	/* Start from empty event buffers. */
-	system("krsi events -t 1 >/dev/null 2>&1");
+	/* The records of this test: those after the last one now. */
+	f = popen("krsi events --json -n 1", "r");
+	if (!f || fscanf(f, "{\"seq\":%llu,", &start) != 1)
+		start = 0;
+	if (f)
+		pclose(f);
 
 	/* The trusted code base: the image is read-only. */
 	check_err(in_child(DEMO, write_root_fs), -EROFS,
@@ -702,7 +945,7 @@ int main(void)
 		  "no_module_load: root has a classic BPF filter JIT-compiled");
 
 	/* PID 1, as root after the lock. */
-	check_err(sigio_to_init(), 0, "protect_init: SIGIO to PID 1 sent, PID 1 alive");
+	check_err(sigio_to(1, SIGUSR1), 0, "protect_init: SIGIO to PID 1 sent, PID 1 alive");
 	check_err(perf_open(-1, 0, PERF_SAMPLE_STACK_USER), -EPERM,
 		  "protect_init: CPU-wide perf sampling of user stacks");
 	check_err(perf_open(-1, 0, PERF_SAMPLE_REGS_USER), -EPERM,
@@ -813,7 +1056,12 @@ int main(void)
 	check_err(sys_err(socket(5 /* AF_APPLETALK */, SOCK_DGRAM, 0)), -EAFNOSUPPORT,
 		  "no_module_load: socket() of an unknown family");
 
-	system("krsi events -t 2 >" EVENTS " 2>&1");
+	test_reader();
+
+	/* The reader runs SCHED_FIFO: what was reported is in the log. */
+	usleep(500000);
+	snprintf(cmd, sizeof(cmd), "krsi events --seq %llu >" EVENTS " 2>&1", start);
+	system(cmd);
 	/* Each route is reported by the first policy (boot.conf order) to deny it. */
 	check_reported("protect_secret denied EPERM: sb_mount on the path of /etc/krsi/secret");
 	check_reported("no_tmp_exec denied EPERM: ptrace_access_check attach");
@@ -849,5 +1097,29 @@ int main(void)
 	check_reported("krsi_lock denied EPERM: sb_mount");
 	check_reported("krsi_lock denied EPERM: move_mount");
 	check_reported("no_module_load denied EPERM: kernel_module_request net-pf-5");
+	check_reported("protect_init denied EPERM: task_kill signal to the audit reader");
+	check_reported("protect_init denied EPERM: file_send_sigiotask SIGIO to the audit reader");
+	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of the audit reader");
+	check_reported("protect_init denied EPERM: perf_event_alloc perf event on the audit reader");
+	check_reported("protect_init denied EPERM: task_setnice change to the audit reader");
+	check_reported("protect_init denied EPERM: task_setscheduler change to the audit reader");
+	check_reported("protect_init denied EPERM: task_setrlimit change to the audit reader");
+	check_reported("protect_init denied EPERM: task_setscheduler scheduling policy");
+	check_reported("protect_init denied EPERM: file_open another process's OOM score");
+	check_reported("protect_init denied EPERM: file_open real-time throttling");
+	check_reported("protect_log denied EPERM: file_open the audit log, for writing");
+	check_reported("protect_log denied EPERM: inode_setattr the audit log");
+	check_reported("protect_log denied EPERM: file_ioctl the audit log");
+	check_reported("protect_log denied EPERM: inode_unlink the audit log");
+	check_reported("protect_log denied EPERM: inode_rename the audit log");
+	check_reported("protect_log denied EPERM: inode_link the audit log");
+	check_reported("protect_log denied EPERM: inode_symlink the audit log");
+	check_reported("protect_log denied EPERM: inode_create the audit log");
+	check_reported("protect_log denied EPERM: inode_mkdir the audit log");
+	check_reported("protect_log denied EPERM: inode_mknod the audit log");
+	check_reported("protect_log denied EPERM: inode_rmdir the audit log");
+	check_reported("protect_log denied EPERM: sb_remount the audit log's file system");
+	check_reported("protect_log denied EPERM: file_open the audit log's serial port");
+	check_reported("krsi_lock denied EPERM: bpf_map writable map descriptor while locked");
 	return check_exit();
 }

@@ -18,6 +18,16 @@ check_fails "demo: cannot raise its priority" sh -c 'renice -n -1 -p $$'
 check "demo: the OOM killer's first choice" grep -qx 1000 /proc/self/oom_score_adj
 check_fails "demo: cannot make itself a later choice" sh -c 'echo 999 >/proc/self/oom_score_adj'
 
+# The demo user learns why it was denied, from its own records, within
+# the session's limits (8 MB of address space a process).
+cat /etc/krsi/secret 2>/dev/null
+sleep 0.2
+check "demo: krsi why names its last denial, within the session's limits" \
+	sh -c 'krsi why | grep -q "uid 1000 cat: protect_secret denied EACCES: file_open /etc/krsi/secret$"'
+check "demo: krsi events --mine shows its own records" \
+	sh -c 'krsi events --mine -n 1 | grep -q " uid 1000 "'
+check_fails "demo: and not the whole log" sh -c 'krsi events -n 1 >/dev/null 2>&1'
+
 echo "# MemAvailable before the attack: $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MB"
 
 # Every place the demo user can write, filled: blocks, then inodes.

@@ -33,5 +33,22 @@ done
 		grep -e '^ok ' -e '^not ok ' -e '^bench ' "$out"
 		echo "exit $name $status"
 	done <"$list"
+	# The audit log as the guest has it: its first and last record, how
+	# many, and their digest, for the host to compare with the copy it
+	# received (run-qemu.sh --log; run-tests.sh, stream_check).  Read
+	# once, through a pipe: the appliance's log (100,000 records and
+	# more) does not fit in /tmp (32 MB).
+	if [ -d /var/log/krsi ] && mkfifo /tmp/log.fifo; then
+		sha256sum </tmp/log.fifo >/tmp/log.sum &
+		digest=$!
+		{ krsi events --json 2>/dev/null; echo $? >/tmp/log.status; } |
+			tee /tmp/log.fifo |
+			awk -F'[:,]' 'NR == 1 { first = $2 } { last = $2 }
+				      END { print first, last, NR }' >/tmp/log.summary
+		wait $digest
+		[ "$(cat /tmp/log.status)" = 0 ] &&
+			echo "log $(cat /tmp/log.summary) $(cut -d' ' -f1 /tmp/log.sum)"
+		rm -f /tmp/log.fifo /tmp/log.sum /tmp/log.status /tmp/log.summary
+	fi
 	echo "done"
 } >"$results"

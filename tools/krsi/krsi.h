@@ -4,10 +4,11 @@
 
 /*
  * The krsi tool: the policies it embeds (policy.c), what it keeps in
- * bpffs, and the event reader (events.c).
+ * bpffs, the audit reader (logd.c) and the log's reader (events.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <linux/types.h>
 
@@ -125,8 +126,11 @@ int policy_mode(const struct policy *p);
  */
 int policy_set_mode(const struct policy *p, enum krsi_mode mode);
 
-/* A descriptor of the pinned map @map of policy @p, or a negative errno. */
-int policy_map_fd(const struct policy *p, const char *map);
+/*
+ * A descriptor of the pinned map @map of policy @p, opened with @flags (0
+ * or BPF_F_RDONLY: after the lock only that is given), or a negative errno.
+ */
+int policy_map_fd(const struct policy *p, const char *map, __u32 flags);
 
 /*
  * `krsi hooks`, `krsi hook NAME` and `krsi stats on|off` (hooks.c): the
@@ -137,10 +141,67 @@ int hook_show(const char *hook);
 int stats_set(const char *on_off);
 
 /*
- * `krsi events`: print events in time order until @count events (if >= 0)
- * or @timeout_ms (if >= 0), as lines or, with @json, JSON objects.
+ * The audit log (`krsi logd` writes it, `krsi events` reads it), and the
+ * file where the reader says whether it runs.
  */
-int events_run(long count, int timeout_ms, bool json);
+#define KRSI_LOG_DIR		"/var/log/krsi"
+#define KRSI_USER_LOG_DIR	KRSI_LOG_DIR "/uid"
+#define KRSI_READER_STATE	KRSI_LOG_DIR "/reader"
+
+/* `krsi logd`: start the audit reader; the exit status (logd.c). */
+int logd_run(void);
+
+/* What reader_state() says of the reader (reader.c). */
+enum {
+	READER_RUNNING = 1,
+	READER_STOPPED = 2,	/* it stopped, as asked */
+	READER_DEAD = 3,	/* it ended without stopping */
+};
+
+/*
+ * Whether the reader runs: READER_*, or the negative errno of a state
+ * file that could not be read (-ENOENT: never started); *@pid its PID.
+ */
+int reader_state(pid_t *pid);
+const char *reader_state_name(int state);
+
+/*
+ * Is process @pid marked in the task storage map @map of the policy that
+ * has one ("protected": protect_init, "log_writer": protect_log)?  1, 0,
+ * or a negative errno (-ENOENT: no such policy attached).
+ */
+int reader_marked(const char *map, pid_t pid);
+
+/*
+ * Mark process @pid in @p's task storage map @map (@set), or say whether
+ * it is marked (1, 0): a pidfd is the key.  A negative errno on error.
+ */
+int task_mark(const struct policy *p, const char *map, pid_t pid, bool set);
+
+/*
+ * Field 22 of /proc/PID/stat, when @pid started: 0 or a negative errno
+ * (-ESRCH: it has ended, a zombie).
+ */
+int proc_start_time(pid_t pid, unsigned long long *start);
+
+/* What `krsi events` shows, and how (events.c). */
+struct events_options {
+	long last;		/* the last N records, or -1 for all */
+	bool follow;		/* then follow the log */
+	int timeout_ms;		/* stop following after this, or -1 */
+	bool json;
+	bool mine;		/* the caller's own records, from their log */
+	const char *policy;	/* only this policy's records, or NULL */
+	long long uid;		/* only this user's records, or -1 */
+	unsigned long long since_ns, since_seq;
+};
+
+/* `krsi events` and `krsi why`: the exit status. */
+int events_run(const struct events_options *o);
+int why_run(void);
+
+/* 1 locked, 0 not, or a negative errno when there is no lock to ask. */
+int krsi_locked(void);
 
 /* Print an error: "krsi: WHAT: ERRNO". */
 void error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

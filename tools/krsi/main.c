@@ -44,11 +44,20 @@ static const char usage[] =
 "  replace POLICY    load POLICY again and swap it for the attached one,\n"
 "                    program by program, with no gap (BPF_LINK_UPDATE of\n"
 "                    its links)\n"
-"  events [-n N] [-t SECONDS] [--json]\n"
-"                    print what the policies report, merged in time order,\n"
-"                    one line per event (time, pid, uid, comm, policy,\n"
-"                    verdict, what) or one JSON object, until N events or\n"
-"                    SECONDS have passed, or forever\n"
+"  events [-n N] [-f] [-t SECONDS] [--json] [--mine] [--policy NAME]\n"
+"         [--uid UID] [--since SECONDS] [--seq N]\n"
+"                    print the audit log, oldest first, one line per\n"
+"                    record (time, pid, uid, comm, policy, verdict, what)\n"
+"                    or, with --json, the JSON line it is; reading takes\n"
+"                    nothing away.  -n: only the last N; -f: then follow\n"
+"                    the log (-t: for SECONDS); --mine: your own records\n"
+"                    (what a user other than root may read); --since: from\n"
+"                    SECONDS of uptime on; --seq: from record N on\n"
+"  why               your last denial, the guarantee of the policy that\n"
+"                    made it, and what to read about it\n"
+"  logd              start the audit reader, which drains every policy's\n"
+"                    ring buffer into the log (" KRSI_LOG_DIR "); /init\n"
+"                    starts it at boot\n"
 "  status [--json]   enforcing or audit only, locked or not, and which\n"
 "                    policies are attached, with the ids of their links\n"
 "  lock              from now until reboot, refuse every change to BPF\n"
@@ -230,15 +239,14 @@ static const struct policy *lock_policy(void)
 	return NULL;
 }
 
-/* 1 locked, 0 not, or a negative errno when there is no lock to ask. */
-static int locked(void)
+int krsi_locked(void)
 {
 	const struct policy *p = lock_policy();
 	int fd, frozen, pinned = p ? policy_pin_state(p) : 0;
 
 	if (pinned <= 0)
 		return pinned < 0 ? pinned : -ENOENT;
-	fd = policy_map_fd(p, "lock");
+	fd = policy_map_fd(p, "lock", BPF_F_RDONLY);
 	if (fd < 0)
 		return fd;
 	frozen = map_frozen(fd);
@@ -333,6 +341,52 @@ static void print_links(const struct policy *p, bool json)
 	printf(json ? "]" : "\n");
 }
 
+/*
+ * The audit reader: whether it runs, and whether the policies that guard
+ * it know it.  1 when it does not run, for the exit status.
+ */
+static int print_reader(bool json)
+{
+	static const char *const marks[][2] = {
+		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
+	};
+	pid_t pid;
+	int state = reader_state(&pid), i, m;
+
+	if (json) {
+		printf(",\"reader\":{\"state\":\"%s\"", state == READER_RUNNING ?
+		       "running" : state == READER_STOPPED ? "stopped" :
+		       state == READER_DEAD ? "dead" : state == -ENOENT ?
+		       "not started" : "unknown");
+		if (state < 0 && state != -ENOENT)
+			printf(",\"error\":\"%s\"", errname(-state));
+		if (pid)
+			printf(",\"pid\":%d", (int)pid);
+	} else {
+		printf("reader:   %s", reader_state_name(state));
+		if (state < 0 && state != -ENOENT)
+			printf(" (%s: %s)", KRSI_READER_STATE, errname(-state));
+		if (pid)
+			printf(" (pid %d)", (int)pid);
+		if (state != READER_RUNNING)
+			printf(": nothing is logged");
+	}
+	for (i = 0; state == READER_RUNNING && i < 2; i++) {
+		m = reader_marked(marks[i][0], pid);
+		if (json)
+			printf(",\"%s\":%s", marks[i][1], m > 0 ? "true" :
+			       m == 0 || m == -ENOENT ? "false" : "null");
+		else if (m > 0)
+			printf("%s%s", i ? ", " : ", guarded by ", marks[i][1]);
+		else if (m < 0 && m != -ENOENT)
+			printf(", %s: ? (%s)", marks[i][1], errname(-m));
+		else
+			printf(", not known to %s", marks[i][1]);
+	}
+	printf(json ? "}" : "\n");
+	return state != READER_RUNNING;
+}
+
 static void print_status_json(int lock)
 {
 	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
@@ -345,6 +399,7 @@ static void print_status_json(int lock)
 	       lock == -ENOENT ? "absent" : "unknown");
 	if (lock < 0 && lock != -ENOENT)
 		printf(",\"lock_error\":\"%s\"", errname(-lock));
+	print_reader(true);
 	printf(",\"policies\":[");
 	for (i = 0; i < nr_policies; i++) {
 		int err;
@@ -373,7 +428,7 @@ static void print_status_json(int lock)
 
 static int cmd_status(bool json)
 {
-	int lock = locked(), status = lock < 0 && lock != -ENOENT;
+	int lock = krsi_locked(), status = lock < 0 && lock != -ENOENT;
 	size_t i;
 
 	for (i = 0; i < nr_policies; i++) {
@@ -384,6 +439,7 @@ static int cmd_status(bool json)
 	}
 	if (json) {
 		print_status_json(lock);
+		status |= (reader_state(&(pid_t){ 0 }) != READER_RUNNING) << 1;
 		goto out;
 	}
 	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
@@ -395,6 +451,7 @@ static int cmd_status(bool json)
 		printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
 		       lock == 0 ? "unlocked (krsi lock)" :
 		       "no lock (krsi_lock not attached)");
+	status |= print_reader(false) << 1;
 	printf("policies:\n");
 	for (i = 0; i < nr_policies; i++) {
 		const struct policy *p = &policies[i];
@@ -414,9 +471,9 @@ static int cmd_status(bool json)
 			print_links(p, false);
 	}
 out:
-	if (status)
+	if (status & 1)
 		fprintf(stderr, "krsi: status: some of it could not be read (needs root)\n");
-	return status;
+	return status ? 1 : 0;
 }
 
 static int cmd_lock(void)
@@ -433,11 +490,11 @@ static int cmd_lock(void)
 		      pinned == -EACCES ? " (needs root)" : ": krsi_lock is not attached");
 		return 1;
 	}
-	if (locked() > 0) {
+	if (krsi_locked() > 0) {
 		printf("krsi: already locked\n");
 		return 0;
 	}
-	fd = policy_map_fd(p, "lock");
+	fd = policy_map_fd(p, "lock", 0);
 	if (fd < 0) {
 		error(fd, "lock: map lock of krsi_lock");
 		return 1;
@@ -474,32 +531,88 @@ static double positive(const char *opt, const char *arg)
 	return v;
 }
 
+/* A whole number for --uid and --seq: 0 or more, or -1. */
+static long long whole(const char *opt, const char *arg)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0) {
+		fprintf(stderr, "krsi: events: %s wants a whole number, not '%s'\n",
+			opt, arg);
+		return -1;
+	}
+	return v;
+}
+
 static int cmd_events(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "mine", no_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "since", required_argument, NULL, 's' },
+		{ "seq", required_argument, NULL, 'q' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
-	double count = -1, seconds = -1;
-	bool json = false;
-	int opt, err;
+	struct events_options o = { .last = -1, .timeout_ms = -1, .uid = -1 };
+	double v;
+	long long n;
+	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:t:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:t:f", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			count = positive("-n", optarg);
-			if (count < 0 || count != (long)count)
+			v = positive("-n", optarg);
+			/* (long)v of a value beyond its range is undefined. */
+			if (v < 0 || v > 1e15 || v != (long)v) {
+				if (v > 1e15)
+					fprintf(stderr, "krsi: events: -n wants a whole number up to 10^15\n");
 				return EXIT_USAGE;
+			}
+			o.last = (long)v;
 			break;
 		case 't':
-			seconds = positive("-t", optarg);
-			if (seconds < 0 || seconds > 86400 * 24)
+			/* Following for SECONDS, as `krsi events -t` always did. */
+			v = positive("-t", optarg);
+			if (v < 0 || v > 86400 * 24)
 				return EXIT_USAGE;
+			o.timeout_ms = (int)(v * 1000);
+			o.follow = true;
 			break;
-		case 'j':
-			json = true;
+		case 's':
+			v = positive("--since", optarg);
+			if (v < 0 || v > 1e10) {
+				if (v > 1e10)
+					fprintf(stderr, "krsi: events: --since wants seconds of uptime, up to 10^10\n");
+				return EXIT_USAGE;
+			}
+			o.since_ns = (unsigned long long)(v * 1e9);
 			break;
+		case 'u':
+		case 'q':
+			n = whole(opt == 'u' ? "--uid" : "--seq", optarg);
+			if (n < 0 || (opt == 'u' && n > 0xffffffffLL))
+				return EXIT_USAGE;
+			if (opt == 'u')
+				o.uid = n;
+			else
+				o.since_seq = n;
+			break;
+		case 'p':
+			/* A policy's name, or the reader's own records. */
+			if (strcmp(optarg, "reader") && !policy_find(optarg))
+				return EXIT_USAGE;
+			o.policy = optarg;
+			break;
+		case 'f': o.follow = true; break;
+		case 'j': o.json = true; break;
+		case 'm': o.mine = true; break;
 		default:
 			fputs(usage, stderr);
 			return EXIT_USAGE;
@@ -509,8 +622,7 @@ static int cmd_events(int argc, char **argv)
 		fprintf(stderr, "krsi: events: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	err = events_run((long)count, seconds < 0 ? -1 : (int)(seconds * 1000), json);
-	return err ? 1 : 0;
+	return events_run(&o);
 }
 
 int main(int argc, char **argv)
@@ -552,6 +664,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "events"))
 		return cmd_events(argc - 1, argv + 1);
+	if (!strcmp(cmd, "why") || !strcmp(cmd, "logd")) {
+		if (argc != 2) {
+			fprintf(stderr, "krsi: %s takes no argument\n", cmd);
+			return EXIT_USAGE;
+		}
+		return cmd[0] == 'w' ? why_run() : logd_run();
+	}
 	if (!strcmp(cmd, "hooks"))
 		return hooks_list();
 	if (!strcmp(cmd, "hook") || !strcmp(cmd, "stats")) {

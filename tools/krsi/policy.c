@@ -146,7 +146,8 @@ static int pin(const struct policy *p, const char *obj, int fd)
 	return sys_bpf(BPF_OBJ_PIN, &attr);
 }
 
-static int pinned(const struct policy *p, const char *obj)
+/* A descriptor of what @p pinned as @obj, opened with @flags (BPF_F_RDONLY). */
+static int pinned(const struct policy *p, const char *obj, __u32 flags)
 {
 	char path[PATH_MAX];
 	union bpf_attr attr;
@@ -154,6 +155,7 @@ static int pinned(const struct policy *p, const char *obj)
 	pin_path(path, p, obj);
 	memset(&attr, 0, sizeof(attr));
 	attr.pathname = (unsigned long)path;
+	attr.file_flags = flags;
 	return sys_bpf(BPF_OBJ_GET, &attr);
 }
 
@@ -203,9 +205,9 @@ int policy_enforced(const struct policy *p)
 	return listed == (int)p->nr_progs;
 }
 
-int policy_map_fd(const struct policy *p, const char *map)
+int policy_map_fd(const struct policy *p, const char *map, __u32 flags)
 {
-	return pinned(p, map);
+	return pinned(p, map, flags);
 }
 
 /* The map "policy_mode" of a loaded skeleton, or -ENOENT. */
@@ -233,7 +235,7 @@ static int write_mode(int fd, __u32 mode)
 
 int policy_mode(const struct policy *p)
 {
-	int fd = policy_map_fd(p, "policy_mode"), err;
+	int fd = policy_map_fd(p, "policy_mode", BPF_F_RDONLY), err;
 	union bpf_attr attr;
 	__u32 zero = 0, mode = 0;
 
@@ -259,7 +261,7 @@ int policy_set_mode(const struct policy *p, enum krsi_mode mode)
 		      "not attached");
 		return err;
 	}
-	fd = policy_map_fd(p, "policy_mode");
+	fd = policy_map_fd(p, "policy_mode", 0);
 	err = fd < 0 ? fd : write_mode(fd, mode);
 	if (fd >= 0)
 		close(fd);
@@ -306,7 +308,7 @@ static int attach_progs(const struct policy *p, void *skel, bool replace,
 	for (i = 0; !err && i < p->nr_progs; i++) {
 		const struct policy_prog *prog = &p->progs[i];
 		int prog_fd = skel_fd(skel, prog->fd_offset);
-		int old = replace ? pinned(p, prog->name) : -ENOENT;
+		int old = replace ? pinned(p, prog->name, 0) : -ENOENT;
 
 		if (old >= 0) {
 			err = krsi_link_update(old, prog_fd, 0, 0);
@@ -411,7 +413,7 @@ void policy_unpin(const struct policy *p)
 
 int policy_link(const struct policy *p, size_t prog, struct krsi_link_info *info)
 {
-	int fd = pinned(p, p->progs[prog].name), err;
+	int fd = pinned(p, p->progs[prog].name, 0), err;
 
 	if (fd < 0)
 		return fd;
@@ -436,7 +438,7 @@ int policy_detach(const struct policy *p)
 	for (i = 0; i < p->nr_progs; i++) {
 		const struct policy_prog *prog = &p->progs[i];
 
-		fd = pinned(p, prog->name);
+		fd = pinned(p, prog->name, 0);
 		e = fd < 0 ? fd : krsi_link_detach(fd);
 		if (fd >= 0)
 			close(fd);

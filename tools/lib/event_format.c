@@ -1,191 +1,321 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "event_format.h"
 
-#include <stdarg.h>
-#include <stdio.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "errname.h"
 
-struct out {
-	char *buf;
-	size_t size, len;
+static const char *const type_names[] = {
+	[EVENT_UNKNOWN] = "unknown",
+	[EVENT_EXEC] = "exec",
+	[EVENT_DENY] = "deny",
+	[EVENT_WOULD_DENY] = "would_deny",
+	[EVENT_LOST] = "lost",
+	[EVENT_REFUSED] = "refused",
 };
 
-__attribute__((format(printf, 2, 3)))
-static void put(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
+/* The parts an exec record can have cut, as JSON names them. */
+static const struct {
+	unsigned int flag;
+	const char *name;
+} cut_names[] = {
+	{ KRSI_CUT_FILE, "file" },
+	{ KRSI_CUT_INTERP, "interpreter" },
+	{ KRSI_CUT_ARGS, "args" },
+};
 
-	if (o->len + 1 >= o->size)
+static struct event_str str(const char *s, size_t len)
+{
+	return (struct event_str){ s, len };
+}
+
+/* A fixed-size field of the record, up to its first NUL. */
+static struct event_str field(const char *s, size_t size)
+{
+	return str(s, strnlen(s, size));
+}
+
+void event_view_free(struct event_view *v)
+{
+	free(v->args);
+	v->args = NULL;
+	v->nr_args = 0;
+}
+
+/*
+ * The argument strings of an exec: NUL-terminated one after the other,
+ * at most @argc of them, the last one possibly cut (no NUL).
+ */
+static int split_args(struct event_view *v, const char *s, size_t len,
+		      unsigned int argc)
+{
+	size_t at, n = 0, most = len < argc ? len : argc;
+
+	if (!most)
+		return 0;
+	v->args = calloc(most, sizeof(*v->args));
+	if (!v->args)
+		return -ENOMEM;
+	for (at = 0; at < len && n < most; n++) {
+		size_t l = strnlen(s + at, len - at);
+
+		v->args[n] = str(s + at, l);
+		at += l + 1;
+	}
+	v->nr_args = n;
+	return 0;
+}
+
+/*
+ * A cut path holds the last bytes of the real one, which may begin in
+ * the middle of a name: keep its last whole components.
+ */
+static struct event_str last_components(struct event_str path)
+{
+	const char *slash = memchr(path.s, '/', path.len);
+
+	if (!slash || slash == path.s)
+		return path;
+	return str(slash, path.len - (slash - path.s));
+}
+
+int event_from_record(const void *rec, size_t size, struct event_view *v)
+{
+	const struct krsi_event *ev = rec;
+	const char *data = (const char *)(ev + 1);
+	size_t len, file, interp;
+
+	memset(v, 0, sizeof(*v));
+	if (size < sizeof(*ev))
+		return -EINVAL;
+	len = size - sizeof(*ev);
+	if (ev->data_len < len)
+		len = ev->data_len;
+	v->time_ns = ev->time_ns;
+	v->pid = ev->pid;
+	v->uid = ev->uid;
+	v->kind = ev->kind;
+	v->comm = field(ev->comm, sizeof(ev->comm));
+	v->policy = field(ev->policy, sizeof(ev->policy));
+
+	switch (ev->kind) {
+	case KRSI_EVENT_EXEC:
+		v->type = EVENT_EXEC;
+		file = ev->file_len < len ? ev->file_len : len;
+		interp = ev->interp_len < len - file ? ev->interp_len : len - file;
+		v->cut = ev->flags & (KRSI_CUT_FILE | KRSI_CUT_INTERP | KRSI_CUT_ARGS);
+		v->file = str(data, file);
+		if (v->cut & KRSI_CUT_FILE)
+			v->file = last_components(v->file);
+		v->has_interpreter = interp || (v->cut & KRSI_CUT_INTERP);
+		v->interpreter = str(data + file, interp);
+		if (v->cut & KRSI_CUT_INTERP)
+			v->interpreter = last_components(v->interpreter);
+		return split_args(v, data + file + interp, len - file - interp,
+				  ev->argc);
+	case KRSI_EVENT_DENY:
+	case KRSI_EVENT_WOULD_DENY:
+		v->type = ev->kind == KRSI_EVENT_DENY ? EVENT_DENY : EVENT_WOULD_DENY;
+		v->verdict = field(errname(-ev->verdict), 32);
+		v->hook = field(ev->hook, sizeof(ev->hook));
+		v->what = field(data, len);
+		return 0;
+	default:
+		v->type = EVENT_UNKNOWN;
+		return 0;
+	}
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
+static void json_str(struct strbuf *out, struct event_str s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = 0, run;
+
+	sb_putc(out, '"');
+	while (i < s.len) {
+		unsigned char c = s.s[i];
+
+		/* Plain bytes in one copy: the audit reader writes every record. */
+		for (run = i; run < s.len && json_plain(s.s[run]); run++)
+			;
+		if (run > i) {
+			sb_put(out, s.s + i, run - i);
+			i = run;
+		} else if (c == '"' || c == '\\') {
+			char esc[2] = { '\\', c };
+
+			sb_put(out, esc, sizeof(esc));
+			i++;
+		} else {
+			char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			sb_put(out, esc, sizeof(esc));
+			i++;
+		}
+	}
+	sb_putc(out, '"');
+}
+
+static void json_field(struct strbuf *out, const char *name, struct event_str s)
+{
+	sb_puts(out, ",\"");
+	sb_puts(out, name);
+	sb_puts(out, "\":");
+	json_str(out, s);
+}
+
+/* What the view's "event" is: its type, or the reader's own name. */
+static struct event_str event_name(const struct event_view *v)
+{
+	if (v->type == EVENT_READER)
+		return v->event;
+	return field(type_names[v->type], 16);
+}
+
+void event_json(const struct event_view *v, struct strbuf *out)
+{
+	size_t i, n = 0;
+
+	sb_putc(out, '{');
+	if (v->has_seq)
+		sb_printf(out, "\"seq\":%llu,", v->seq);
+	sb_printf(out, "\"time_ns\":%llu,\"pid\":%u,\"uid\":%u", v->time_ns,
+		  v->pid, v->uid);
+	json_field(out, "comm", v->comm);
+	json_field(out, "policy", v->policy);
+	json_field(out, "event", event_name(v));
+
+	switch (v->type) {
+	case EVENT_EXEC:
+		json_field(out, "file", v->file);
+		sb_puts(out, ",\"interpreter\":");
+		if (v->has_interpreter)
+			json_str(out, v->interpreter);
+		else
+			sb_puts(out, "null");
+		sb_puts(out, ",\"args\":[");
+		for (i = 0; i < v->nr_args; i++) {
+			if (i)
+				sb_putc(out, ',');
+			json_str(out, v->args[i]);
+		}
+		sb_puts(out, "],\"cut\":[");
+		for (i = 0; i < sizeof(cut_names) / sizeof(cut_names[0]); i++)
+			if (v->cut & cut_names[i].flag)
+				sb_printf(out, "%s\"%s\"", n++ ? "," : "",
+					  cut_names[i].name);
+		sb_putc(out, ']');
+		break;
+	case EVENT_DENY:
+	case EVENT_WOULD_DENY:
+		json_field(out, "verdict", v->verdict);
+		json_field(out, "hook", v->hook);
+		json_field(out, "what", v->what);
+		break;
+	case EVENT_LOST:
+	case EVENT_REFUSED:
+		sb_printf(out, ",\"count\":%llu", v->count);
+		break;
+	case EVENT_READER:
+		json_field(out, "what", v->what);
+		break;
+	case EVENT_UNKNOWN:
+		sb_printf(out, ",\"kind\":%u", v->kind);
+		break;
+	}
+	sb_putc(out, '}');
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* @s with every byte that is not printable ASCII as '?'. */
+static void text_str(struct strbuf *out, struct event_str s)
+{
+	size_t i;
+
+	for (i = 0; i < s.len; i++) {
+		unsigned char c = s.s[i];
+
+		sb_putc(out, c >= 0x20 && c < 0x7f ? c : '?');
+	}
+}
+
+/* A path of an exec, marked when it is only its last components. */
+static void text_path(struct strbuf *out, struct event_str path, bool cut)
+{
+	if (cut)
+		sb_puts(out, "[cut]");
+	text_str(out, path);
+}
+
+void event_text(const struct event_view *v, struct strbuf *out)
+{
+	size_t i;
+
+	sb_printf(out, "%5llu.%06llu ", v->time_ns / 1000000000,
+		  v->time_ns % 1000000000 / 1000);
+	switch (v->type) {
+	case EVENT_LOST:
+		sb_printf(out, "(%llu reports of uid %u lost by ", v->count, v->uid);
+		text_str(out, v->policy);
+		sb_puts(out, ": its buffer was full)");
 		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n < o->size - o->len ? (size_t)n : o->size - o->len - 1;
-}
-
-/* @len bytes of @s up to its first NUL, with unprintable bytes as '?'. */
-static void put_str(struct out *o, const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len && s[i] && o->len + 1 < o->size; i++) {
-		unsigned char c = s[i];
-
-		o->buf[o->len++] = c >= 0x20 && c < 0x7f ? c : '?';
-	}
-	o->buf[o->len] = '\0';
-}
-
-/* The bytes of data the record says it used, no more than it has. */
-static size_t used_data(const struct krsi_event *ev)
-{
-	return ev->data_len < sizeof(ev->data) ? ev->data_len : sizeof(ev->data);
-}
-
-/*
- * An exec record's data: the file, NUL, its interpreter or nothing, NUL,
- * then the argument strings, which stop at argc (the environment follows
- * them on the stack).  exec_part() gives the part that starts at *@at and
- * its length, and moves *@at past it; NULL once the data is used up.
- */
-static const char *exec_part(const struct krsi_event *ev, size_t data_len,
-			     size_t *at, size_t *len)
-{
-	const char *part = ev->data + *at;
-
-	if (*at >= data_len)
-		return NULL;
-	*len = strnlen(part, data_len - *at);
-	*at += *len + 1;
-	return part;
-}
-
-size_t event_format(const struct krsi_event *ev, char *buf, size_t size)
-{
-	struct out o = { buf, size, 0 };
-	size_t data_len = used_data(ev), at = 0, n = 0, arg;
-	const char *part;
-
-	if (!size)
-		return 0;
-	buf[0] = '\0';
-	put(&o, "%5llu.%06llu pid %u uid %u ",
-	    (unsigned long long)(ev->time_ns / 1000000000),
-	    (unsigned long long)(ev->time_ns % 1000000000 / 1000),
-	    ev->pid, ev->uid);
-	put_str(&o, ev->comm, sizeof(ev->comm));
-	put(&o, ": ");
-	put_str(&o, ev->policy, sizeof(ev->policy));
-
-	switch (ev->kind) {
-	case KRSI_EVENT_EXEC:
-		put(&o, " allowed exec ");
-		part = exec_part(ev, data_len, &at, &n);
-		put_str(&o, part ? part : "", n);
-		part = exec_part(ev, data_len, &at, &n);
-		if (part && n) {
-			put(&o, " (interpreter ");
-			put_str(&o, part, n);
-			put(&o, ")");
-		}
-		put(&o, ":");
-		for (arg = 0; arg < ev->argc &&
-		     (part = exec_part(ev, data_len, &at, &n)); arg++) {
-			put(&o, " ");
-			put_str(&o, part, n);
-		}
+	case EVENT_REFUSED:
+		sb_printf(out, "(%llu execs of uid %u refused by ", v->count, v->uid);
+		text_str(out, v->policy);
+		sb_puts(out, ": no room for their records)");
+		return;
+	case EVENT_READER:
+		text_str(out, v->policy);
+		sb_puts(out, ": ");
+		text_str(out, v->event);
+		sb_puts(out, ": ");
+		text_str(out, v->what);
+		return;
+	default:
 		break;
-	case KRSI_EVENT_DENY:
-	case KRSI_EVENT_WOULD_DENY:
-		put(&o, " %s %s: ", ev->kind == KRSI_EVENT_DENY ? "denied" :
-		    "would deny", errname(-ev->verdict));
-		put_str(&o, ev->hook, sizeof(ev->hook));
-		put(&o, " ");
-		put_str(&o, ev->data, data_len);
+	}
+	sb_printf(out, "pid %u uid %u ", v->pid, v->uid);
+	text_str(out, v->comm);
+	sb_puts(out, ": ");
+	text_str(out, v->policy);
+
+	switch (v->type) {
+	case EVENT_EXEC:
+		sb_puts(out, " allowed exec ");
+		text_path(out, v->file, v->cut & KRSI_CUT_FILE);
+		if (v->has_interpreter) {
+			sb_puts(out, " (interpreter ");
+			text_path(out, v->interpreter, v->cut & KRSI_CUT_INTERP);
+			sb_putc(out, ')');
+		}
+		sb_putc(out, ':');
+		for (i = 0; i < v->nr_args; i++) {
+			sb_putc(out, ' ');
+			text_str(out, v->args[i]);
+		}
+		if (v->cut & KRSI_CUT_ARGS)
+			sb_puts(out, " [args cut]");
+		break;
+	case EVENT_DENY:
+	case EVENT_WOULD_DENY:
+		sb_puts(out, v->type == EVENT_DENY ? " denied " : " would deny ");
+		text_str(out, v->verdict);
+		sb_puts(out, ": ");
+		text_str(out, v->hook);
+		sb_putc(out, ' ');
+		text_str(out, v->what);
 		break;
 	default:
-		put(&o, " unknown event kind %u", ev->kind);
+		sb_printf(out, " unknown event kind %u", v->kind);
 	}
-	return o.len;
-}
-
-/*
- * @len bytes of @s up to its first NUL as a JSON string, quotes included.
- * Bytes that are not printable ASCII are escaped as \u00XX (each byte on
- * its own, as Latin-1), so the output is valid JSON and valid UTF-8
- * whatever the record holds.
- */
-static void put_json_str(struct out *o, const char *s, size_t len)
-{
-	size_t i;
-
-	put(o, "\"");
-	for (i = 0; i < len && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			put(o, "\\%c", c);
-		else if (c >= 0x20 && c < 0x7f)
-			put(o, "%c", c);
-		else
-			put(o, "\\u%04x", c);
-	}
-	put(o, "\"");
-}
-
-size_t event_format_json(const struct krsi_event *ev, char *buf, size_t size)
-{
-	struct out o = { buf, size, 0 };
-	size_t data_len = used_data(ev), at = 0, n = 0, arg;
-	const char *part;
-
-	if (!size)
-		return 0;
-	buf[0] = '\0';
-	put(&o, "{\"time_ns\":%llu,\"pid\":%u,\"uid\":%u,\"comm\":",
-	    (unsigned long long)ev->time_ns, ev->pid, ev->uid);
-	put_json_str(&o, ev->comm, sizeof(ev->comm));
-	put(&o, ",\"policy\":");
-	put_json_str(&o, ev->policy, sizeof(ev->policy));
-
-	switch (ev->kind) {
-	case KRSI_EVENT_EXEC:
-		put(&o, ",\"event\":\"exec\",\"file\":");
-		part = exec_part(ev, data_len, &at, &n);
-		put_json_str(&o, part ? part : "", n);
-		put(&o, ",\"interpreter\":");
-		part = exec_part(ev, data_len, &at, &n);
-		if (part && n)
-			put_json_str(&o, part, n);
-		else
-			put(&o, "null");
-		put(&o, ",\"args\":[");
-		for (arg = 0; arg < ev->argc &&
-		     (part = exec_part(ev, data_len, &at, &n)); arg++) {
-			put(&o, arg ? "," : "");
-			put_json_str(&o, part, n);
-		}
-		put(&o, "]");
-		break;
-	case KRSI_EVENT_DENY:
-	case KRSI_EVENT_WOULD_DENY:
-		put(&o, ",\"event\":\"%s\",\"verdict\":\"%s\",\"hook\":",
-		    ev->kind == KRSI_EVENT_DENY ? "deny" : "would_deny",
-		    errname(-ev->verdict));
-		put_json_str(&o, ev->hook, sizeof(ev->hook));
-		put(&o, ",\"what\":");
-		put_json_str(&o, ev->data, data_len);
-		break;
-	default:
-		put(&o, ",\"event\":\"unknown\",\"kind\":%u", ev->kind);
-	}
-	put(&o, "}");
-	/* A line cut short is not JSON: say so rather than print half. */
-	if (o.len + 1 >= o.size)
-		return 0;
-	return o.len;
 }

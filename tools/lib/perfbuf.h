@@ -5,8 +5,9 @@
 /*
  * A reader for one CPU's slot of a BPF_MAP_TYPE_PERF_EVENT_ARRAY, which is
  * where bpf_lsm_event_output() writes: what libbpf's perf_buffer does,
- * which light skeletons come without.  Shared by `krsi events` and the
- * tests.
+ * which light skeletons come without.  The audit log takes ring buffers
+ * (krsi logd); this is for a policy's own reader of the v1 helper, as
+ * tests/guest/krsi_events reads it.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
 # The KRSI demo, run by /init with krsi.mode=demo (./run-qemu.sh --demo) once
 # the boot policies are attached and locked.  For each policy it runs an
 # allowed and a denied case and shows the event the denial produced, read
-# back with `krsi events`.
+# back from the audit log with `krsi events`.
 
 events=/tmp/demo-events
 
@@ -21,22 +21,22 @@ run() {
 		"$(echo "$out" | head -n 1)" "$status"
 }
 
-# scenario POLICY: start reading the events, print the policy's header.
+# scenario POLICY: print the policy's header; what it reports from now on
+# is shown by show.
 scenario() {
 	policy=$1
 	echo
 	echo "--- $(krsi policies | grep "^$policy ")"
-	krsi events -t 3 >"$events" 2>&1 &
-	reader=$!
-	sleep 1
+	from=$(( $(krsi events --json -n 1 | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p') + 1 ))
 }
 
-# show [PATTERN]: print what the policy reported (what matches PATTERN).
+# show [PATTERN]: print what the policy reported (what matches PATTERN),
+# from the audit log, where the reader (SCHED_FIFO) has put it already.
 show() {
-	wait "$reader"
-	grep " $policy " "$events" |
-		{ if [ $# -gt 0 ]; then grep "$@"; else cat; fi; } | head -n 6 |
-		sed 's/^/    event  /'
+	sleep 0.2
+	krsi events --seq "$from" --policy "$policy" >"$events" 2>&1
+	{ if [ $# -gt 0 ]; then grep "$@" "$events"; else cat "$events"; fi; } |
+		head -n 6 | sed 's/^/    event  /'
 }
 
 # attack: the lines that follow try a way around the policy's hooks.
@@ -77,6 +77,8 @@ attack "make the path lead to a file of one's own, as root"
 run root "echo fake >/tmp/fake; mount --bind /tmp/fake /etc/krsi/secret"
 run root "echo gone >/etc/krsi/secret"
 show
+echo "    the demo user asks why (krsi why, from its own records):"
+su demo -c "krsi why" 2>&1 | sed 's/^/        /'
 
 scenario protect_init
 run root "kill -0 1"

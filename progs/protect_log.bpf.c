@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * protect_log: only the audit reader writes the audit log
+ *
+ * Enforces: on the log's file system (/var/log/krsi, a tmpfs of its own,
+ * with a size limit of its own), only the audit reader (`krsi logd`)
+ * opens a file for writing, makes, removes, renames or links a file or
+ * directory, or changes a file's attributes or flags; nobody changes the
+ * file system's options (size, read-only).  Nobody but the reader opens
+ * the serial port the log leaves the machine through (/dev/ttyS2, char
+ * 4:66), by whatever device node.  Holds against the demo user and root,
+ * before and after the lock.
+ *
+ * The reader is known by a mark in its task (map log_writer, task
+ * storage), which it sets itself before `krsi lock`, and which nobody can
+ * set or remove afterwards (krsi_lock refuses every map write).
+ *
+ * Routes to the log, from the 6.1 sources, and what closes each:
+ *  - write(), O_APPEND, O_TRUNC, ftruncate(), fallocate(), a shared
+ *    writable mmap(), copy_file_range(), splice(): all need a descriptor
+ *    opened for writing: file_open, by any name (/proc/PID/fd/N of the
+ *    reader's own descriptors included, which ptrace_access_check of
+ *    protect_init refuses first).
+ *  - truncate(), chmod(), chown(), utimes(): inode_setattr.
+ *  - chattr +i or +a (FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR, which tmpfs
+ *    supports and which no other hook sees): file_ioctl.
+ *  - unlink, rmdir, rename (either side, RENAME_EXCHANGE included), link,
+ *    symlink, mkdir, mknod, creat: inode_unlink, inode_rmdir,
+ *    inode_rename, inode_link, inode_symlink, inode_mkdir, inode_mknod,
+ *    inode_create.
+ *  - the file system's options: mount -o remount (size=, ro, nr_inodes=)
+ *    and fspick()+fsconfig(), both reconfigure_super(): sb_remount.
+ *  - taking the file system away or hiding it: umount, a mount over it,
+ *    over /var/log or over /var, move_mount: krsi_lock refuses every
+ *    mount change after the lock; /var and /var/log are on the read-only
+ *    image, so nothing renames or removes them (EROFS).
+ *  - the serial port: another process that opens it could stop its
+ *    output (tcflow(TCOOFF), flow control) or write lines of its own into
+ *    the host's copy: file_open, by the device number, not the path.
+ *
+ * Known limits: mount_setattr() has no hook in 6.1; MOUNT_ATTR_RDONLY on
+ * the log's mount is refused by the kernel (EBUSY) while a file there is
+ * open for writing, and the reader always holds one.  Reading is left to
+ * the files' modes: the log is root's, each user's own records are in a
+ * directory of theirs (/var/log/krsi/uid/UID), readable by them alone.
+ * The device numbers are taken when the policy is attached: /init mounts
+ * the log's tmpfs first, and a log directory that is no mount of its own
+ * (the same device as /var/log) is protected nowhere.
+ */
+#define POLICY "protect_log"
+#include "krsi_policy.h"
+
+/* The log's file system, and the one it is mounted on (set before load). */
+KRSI_CONFIG_DEV(log_dev, "/var/log/krsi");
+KRSI_CONFIG_DEV(parent_dev, "/var/log");
+
+/* The serial port of the log's stream: ttyS2, char 4:66 in the kernel's
+ * encoding (major << 20 | minor).
+ */
+#define STREAM_RDEV	((4U << 20) | 66)
+#define S_IFMT		00170000
+#define S_IFCHR		0020000
+
+#define FS_IOC_SETFLAGS		0x40086602	/* _IOW('f', 2, long) */
+#define FS_IOC32_SETFLAGS	0x40046602	/* _IOW('f', 2, int) */
+#define FS_IOC_FSSETXATTR	0x401c5820	/* _IOW('X', 32, struct fsxattr) */
+
+/* The reader's mark, set by the reader itself before the lock. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} log_writer SEC(".maps");
+
+static bool is_writer(void)
+{
+	return bpf_task_storage_get(&log_writer, bpf_get_current_task_btf(),
+				    0, 0) != NULL;
+}
+
+/* Direct loads through BTF pointers: file_open runs on every open. */
+static bool on_log(struct super_block *sb)
+{
+	return log_dev != parent_dev && sb->s_dev == log_dev;
+}
+
+/* Refuse @hook on @inode's file system to anyone but the reader. */
+static int keep_log(struct inode *inode, const char *hook)
+{
+	if (!inode || !on_log(inode->i_sb) || is_writer())
+		return 0;
+	return deny(hook, "the audit log", EPERM);
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(log_open, struct file *file, int ret)
+{
+	struct inode *inode = file->f_inode;
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && on_log(inode->i_sb) && !is_writer())
+		return deny("file_open", "the audit log, for writing", EPERM);
+	if ((inode->i_mode & S_IFMT) == S_IFCHR && inode->i_rdev == STREAM_RDEV &&
+	    !is_writer())
+		return deny("file_open", "the audit log's serial port", EPERM);
+	return 0;
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(log_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	if (ret)
+		return ret;
+	if (cmd != FS_IOC_SETFLAGS && cmd != FS_IOC32_SETFLAGS &&
+	    cmd != FS_IOC_FSSETXATTR)
+		return 0;
+	return keep_log(file->f_inode, "file_ioctl");
+}
+
+SEC("lsm/inode_setattr")
+int BPF_PROG(log_setattr, struct dentry *dentry, struct iattr *attr, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dentry->d_inode, "inode_setattr");
+}
+
+SEC("lsm/inode_create")
+int BPF_PROG(log_create, struct inode *dir, struct dentry *dentry,
+	     umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_create");
+}
+
+SEC("lsm/inode_mknod")
+int BPF_PROG(log_mknod, struct inode *dir, struct dentry *dentry,
+	     umode_t mode, dev_t dev, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_mknod");
+}
+
+SEC("lsm/inode_mkdir")
+int BPF_PROG(log_mkdir, struct inode *dir, struct dentry *dentry,
+	     umode_t mode, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_mkdir");
+}
+
+SEC("lsm/inode_symlink")
+int BPF_PROG(log_symlink, struct inode *dir, struct dentry *dentry,
+	     const char *old_name, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_symlink");
+}
+
+SEC("lsm/inode_link")
+int BPF_PROG(log_link, struct dentry *old_dentry, struct inode *dir,
+	     struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_link");
+}
+
+SEC("lsm/inode_unlink")
+int BPF_PROG(log_unlink, struct inode *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_unlink");
+}
+
+SEC("lsm/inode_rmdir")
+int BPF_PROG(log_rmdir, struct inode *dir, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_log(dir, "inode_rmdir");
+}
+
+SEC("lsm/inode_rename")
+int BPF_PROG(log_rename, struct inode *old_dir, struct dentry *old_dentry,
+	     struct inode *new_dir, struct dentry *new_dentry, int ret)
+{
+	if (ret)
+		return ret;
+	ret = keep_log(old_dir, "inode_rename");
+	return ret ? ret : keep_log(new_dir, "inode_rename");
+}
+
+SEC("lsm/sb_remount")
+int BPF_PROG(log_remount, struct super_block *sb, void *mnt_opts, int ret)
+{
+	if (ret)
+		return ret;
+	if (on_log(sb))
+		return deny("sb_remount", "the audit log's file system", EPERM);
+	return 0;
+}

@@ -1,0 +1,994 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `krsi logd`: the audit reader.  /init starts it once the boot policies
+ * are attached and before `krsi lock`; from then on it is the only
+ * consumer of every policy's ring buffer, and what it drains goes into
+ * the audit log, each record with its sequence number:
+ *
+ *	ring buffers --> sorted by time --> /var/log/krsi/log.N (root's)
+ *	                                --> /var/log/krsi/uid/UID/log.N (each
+ *	                                    user's own records, theirs to read)
+ *	                                --> /dev/ttyS2, to the host (JSON lines)
+ *
+ * A record leaves its ring buffer only once it is in the log and on the
+ * port: the consumer position moves after the writes, never before, so
+ * a reader that dies loses nothing (a restarted one may log a record
+ * twice).  What the policies could not report (counters lost and
+ * refused, per user) is logged as it grows.  The log is rotated into
+ * segments of a fixed size, the oldest removed, each rotation a record
+ * of its own.
+ *
+ * Nothing may stop, starve or blind it after the lock: it marks itself
+ * in protect_init (no signal but its own and PID 1's, no ptrace, no
+ * priority change) and protect_log (the log and the port are its alone),
+ * runs SCHED_FIFO, which no other process may become, and tells the OOM
+ * killer never to choose it.  It took its ring buffers' descriptors
+ * before the lock; after it nobody gets a writable one (krsi_lock).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/serial.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "auditlog.h"
+#include "errname.h"
+#include "event_format.h"
+#include "krsi.h"
+#include "sysbpf.h"
+
+#define STREAM_DEV		"/dev/ttyS2"
+/* The log: 8 segments of 4 MB, some 150,000 records of 200 bytes. */
+#define SEGMENT_SIZE		(4 << 20)
+#define SEGMENTS		8
+/* Each user's own: 2 segments of 512 KB, for at most 8 users (40 MB in all). */
+#define USER_SEGMENT_SIZE	(512 << 10)
+#define USER_SEGMENTS		2
+#define MAX_USERS		8
+/* While unlocked, policies come and go: look for them this often. */
+#define RESCAN_MS		100
+#define COUNTERS_MS		1000
+/* The uid of reports the per-user table had no room for. */
+#define OTHER_UIDS		((__u32)-1)
+
+/* A ring buffer record's header: length, busy and discard bits. */
+#define RINGBUF_BUSY		(1U << 31)
+#define RINGBUF_DISCARD		(1U << 30)
+#define RINGBUF_HDR		8
+
+/* One policy's ring buffer, mapped: consumer page writable, data read-only. */
+struct ring {
+	const struct policy *p;
+	int fd;
+	unsigned long *consumer;
+	const unsigned long *producer;
+	const char *data;
+	size_t size, map_size;
+	unsigned long pos;	/* read up to here; consumed once logged */
+	bool gone;		/* its policy was detached: drain, then close */
+};
+
+/* A policy's counter of reports lost (or execs refused), and per user. */
+struct counter {
+	const struct policy *p;
+	enum event_type type;
+	int total_fd, uid_fd;
+	__u64 total, other;	/* as last logged */
+	struct { __u32 uid; __u64 n; } *uids;
+	size_t nr_uids;
+	bool gone;
+};
+
+struct user_log {
+	uid_t uid;
+	struct log_writer w;
+};
+
+/* A record drained from a ring, waiting to be sorted and logged. */
+struct drained {
+	__u64 time_ns;
+	size_t ring, order;
+	unsigned long pos;	/* where it is in its ring */
+	const void *rec;
+	size_t size;
+};
+
+static struct {
+	struct ring *rings;
+	size_t nr_rings;
+	struct counter *counters;
+	size_t nr_counters;
+	__u32 *policy_ids;	/* per policy: its "denials" map, or 0 */
+	struct drained *batch;
+	size_t nr_batch, batch_cap;
+	struct log_writer log;
+	struct user_log users[MAX_USERS];
+	size_t nr_users;
+	int port;		/* the stream to the host, or -1 */
+	int epoll;
+	unsigned long long seq;
+	struct strbuf line, stream;
+	long long counted_ms;	/* when the counters were last read */
+	long long scanned_ms;	/* when the policies were last looked for */
+	bool locked, logged_users_full, rotate_failed, emit_failed, line_busy;
+} d = { .port = -1, .epoll = -1 };
+
+static volatile sig_atomic_t stopping;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static unsigned long long boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static struct event_str cstr(const char *s)
+{
+	return (struct event_str){ s, strlen(s) };
+}
+
+/* ---- the log ------------------------------------------------------------ */
+
+static void emit(struct event_view *v);
+
+/* The reader's own record, "event" @name, about user @uid. */
+__attribute__((format(printf, 3, 4)))
+static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
+{
+	struct strbuf what = { 0 };
+	struct event_view v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(&what, fmt, ap);
+	va_end(ap);
+	memset(&v, 0, sizeof(v));
+	v.type = EVENT_READER;
+	v.time_ns = boot_ns();
+	v.pid = getpid();
+	v.uid = uid;
+	v.comm = cstr("krsi");
+	v.policy = cstr("reader");
+	v.event = cstr(name);
+	v.what = (struct event_str){ what.buf ? what.buf : "", what.len };
+	emit(&v);
+	sb_free(&what);
+}
+
+/* @uid's own log, opened (made) the first time: NULL when full. */
+static struct log_writer *user_log(uid_t uid)
+{
+	char path[64];
+	size_t i;
+	int err;
+
+	if (!uid || uid == OTHER_UIDS)
+		return NULL;	/* root reads the whole log */
+	for (i = 0; i < d.nr_users; i++)
+		if (d.users[i].uid == uid)
+			return &d.users[i].w;
+	if (d.nr_users == MAX_USERS) {
+		if (!d.logged_users_full) {
+			d.logged_users_full = true;
+			emit_reader("error", 0, "%d users have a log of their own: "
+				    "no more are made (uid %u)", MAX_USERS, (unsigned)uid);
+		}
+		return NULL;
+	}
+	snprintf(path, sizeof(path), KRSI_USER_LOG_DIR "/%u", (unsigned)uid);
+	err = log_open(&d.users[d.nr_users].w, path, 0500, 0400, uid,
+		       USER_SEGMENT_SIZE, USER_SEGMENTS);
+	if (err) {
+		emit_reader("error", 0, "%s: %s", path, errname(-err));
+		return NULL;
+	}
+	d.users[d.nr_users].uid = uid;
+	return &d.users[d.nr_users++].w;
+}
+
+/*
+ * Begin @w's next segment if a line of @len bytes would not fit, and log
+ * that: true if it did (the line must be made again, its seq has moved).
+ * A rotation that fails is logged once a round, and the line goes into
+ * the segment it was for.
+ */
+static bool rotated(struct log_writer *w, size_t len, uid_t uid)
+{
+	unsigned long removed, seg = w->seg;
+	char name[32];
+	int err;
+
+	if (d.rotate_failed || !log_full(w, len))
+		return false;
+	err = log_rotate(w, &removed);
+	name[0] = '\0';
+	if (uid)
+		snprintf(name, sizeof(name), "uid/%u/", (unsigned)uid);
+	if (w->seg == seg) {
+		d.rotate_failed = true;
+		emit_reader("error", uid, "rotate %slog.%lu: %s", name, seg,
+			    errname(-err));
+		return false;
+	}
+	if (removed)
+		emit_reader("rotate", uid, "%slog.%lu begun, %slog.%lu removed",
+			    name, w->seg, name, removed);
+	else if (!err)
+		emit_reader("rotate", uid, "%slog.%lu begun", name, w->seg);
+	if (err)
+		emit_reader("error", uid, "%slog.%lu begun, removing the oldest: %s",
+			    name, w->seg, errname(-err));
+	return true;
+}
+
+/*
+ * Give @v the next sequence number and append it to the log, to its
+ * user's log, and to the stream.  A rotation that the line needs comes
+ * first, as a record of its own (made in a buffer of its own: this one's
+ * is in use).
+ */
+static void emit(struct event_view *v)
+{
+	struct log_writer *mine = user_log(v->uid);
+	struct strbuf own = { 0 }, *line = &own;
+	bool borrowed = !d.line_busy;
+
+	if (borrowed) {
+		line = &d.line;		/* kept from record to record */
+		d.line_busy = true;
+	}
+	do {
+		sb_reset(line);
+		v->has_seq = true;
+		v->seq = d.seq;
+		event_json(v, line);
+		sb_putc(line, '\n');
+	} while (rotated(&d.log, line->len, 0) ||
+		 (mine && rotated(mine, line->len, v->uid)));
+	if (line->failed) {
+		/* No memory for the line: it stays in its ring, to be drained
+		 * again (round_trip()).
+		 */
+		d.emit_failed = true;
+	} else {
+		d.seq++;
+		log_append(&d.log, line->buf, line->len);
+		if (mine)
+			log_append(mine, line->buf, line->len);
+		if (d.port >= 0)
+			sb_put(&d.stream, line->buf, line->len);
+	}
+	if (borrowed)
+		d.line_busy = false;
+	sb_free(&own);
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Write what was emitted: the log, the users' logs, the stream.  0 once
+ * the log has it all (the records may then leave their buffers), or the
+ * log's negative errno.
+ */
+static int flush_all(void)
+{
+	int err = log_flush(&d.log), e;
+	size_t i;
+
+	for (i = 0; i < d.nr_users; i++)
+		if ((e = log_flush(&d.users[i].w)))
+			emit_reader("error", d.users[i].uid, "uid/%u/log.%lu: %s",
+				    (unsigned)d.users[i].uid, d.users[i].w.seg,
+				    errname(-e));
+	if (d.port >= 0 && d.stream.len) {
+		e = write_all(d.port, d.stream.buf, d.stream.len);
+		sb_reset(&d.stream);
+		if (e) {
+			close(d.port);
+			d.port = -1;
+			emit_reader("error", 0, STREAM_DEV ": %s: the stream stops here",
+				    errname(-e));
+		}
+	}
+	return err;
+}
+
+/* ---- the sources -------------------------------------------------------- */
+
+static int map_id(int fd, __u32 *type, __u32 *max_entries, __u32 *id)
+{
+	struct bpf_map_info info;
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = sys_bpf_obj_info(fd, &info, sizeof(info));
+	*type = info.type;
+	*max_entries = info.max_entries;
+	*id = info.id;
+	return err;
+}
+
+static int add_ring(const struct policy *p, int fd, size_t size)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct ring *r, *grown;
+	void *cons, *prod;
+
+	grown = realloc(d.rings, (d.nr_rings + 1) * sizeof(*d.rings));
+	if (!grown)
+		return -ENOMEM;
+	d.rings = grown;
+	/* The consumer page is ours to write, the rest is read-only. */
+	cons = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (cons == MAP_FAILED)
+		return -errno;
+	prod = mmap(NULL, page + 2 * size, PROT_READ, MAP_SHARED, fd, page);
+	if (prod == MAP_FAILED) {
+		int err = -errno;
+
+		munmap(cons, page);
+		return err;
+	}
+	r = &d.rings[d.nr_rings];
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->fd = fd;
+	r->consumer = cons;
+	r->producer = prod;
+	r->data = (const char *)prod + page;
+	r->size = size;
+	r->map_size = page + 2 * size;
+	r->pos = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+	if (epoll_ctl(d.epoll, EPOLL_CTL_ADD, fd,
+		      &(struct epoll_event){ .events = EPOLLIN })) {
+		int err = -errno;
+
+		munmap(cons, page);
+		munmap(prod, r->map_size);
+		return err;
+	}
+	d.nr_rings++;
+	return 0;
+}
+
+static int add_counter(const struct policy *p, const char *total, const char *per_uid,
+		       enum event_type type)
+{
+	int t = policy_map_fd(p, total, BPF_F_RDONLY);
+	int u = policy_map_fd(p, per_uid, BPF_F_RDONLY);
+	struct counter *c, *grown;
+
+	grown = t >= 0 && u >= 0 ?
+		realloc(d.counters, (d.nr_counters + 1) * sizeof(*d.counters)) : NULL;
+	if (!grown) {
+		int err = t < 0 ? t : u < 0 ? u : -ENOMEM;
+
+		if (t >= 0)
+			close(t);
+		if (u >= 0)
+			close(u);
+		return err;
+	}
+	d.counters = grown;
+	c = &d.counters[d.nr_counters++];
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->type = type;
+	c->total_fd = t;
+	c->uid_fd = u;
+	return 0;
+}
+
+static bool has_map(const struct policy *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_maps; i++)
+		if (!strcmp(p->maps[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Mark this process in @p's task storage map @map: protect_init and
+ * protect_log know the reader by it.  Before the lock only.
+ */
+static int mark_self(const struct policy *p, const char *map)
+{
+	return task_mark(p, map, getpid(), true);
+}
+
+/*
+ * Mark this process in every attached policy that knows the reader, before
+ * anything else (its errors are logged by rescan(), which marks again).
+ */
+static void mark_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++) {
+		if (policy_pin_state(&policies[i]) <= 0)
+			continue;
+		if (has_map(&policies[i], "protected"))
+			mark_self(&policies[i], "protected");
+		if (has_map(&policies[i], "log_writer"))
+			mark_self(&policies[i], "log_writer");
+	}
+}
+
+/* Take @p's ring buffers and counters, and mark this process where asked. */
+static int add_policy(const struct policy *p)
+{
+	size_t i;
+	int err = 0;
+
+	if (has_map(p, "protected"))
+		err = mark_self(p, "protected");
+	if (!err && has_map(p, "log_writer"))
+		err = mark_self(p, "log_writer");
+	if (err) {
+		emit_reader("error", 0, "mark in %s: %s", p->name, errname(-err));
+		return err;
+	}
+	for (i = 0; i < p->nr_maps && !err; i++) {
+		__u32 type, entries, id;
+		int fd = policy_map_fd(p, p->maps[i].name, BPF_F_RDONLY);
+
+		if (fd < 0) {
+			err = fd;
+			break;
+		}
+		err = map_id(fd, &type, &entries, &id);
+		close(fd);
+		if (err || type != BPF_MAP_TYPE_RINGBUF)
+			continue;
+		/* Writable: the consumer position is the reader's to move. */
+		fd = policy_map_fd(p, p->maps[i].name, 0);
+		err = fd < 0 ? fd : add_ring(p, fd, entries);
+		if (err && fd >= 0)
+			close(fd);
+	}
+	if (!err && has_map(p, "lost_uid"))
+		err = add_counter(p, "lost", "lost_uid", EVENT_LOST);
+	if (!err && has_map(p, "refused_uid"))
+		err = add_counter(p, "refused", "refused_uid", EVENT_REFUSED);
+	if (err)
+		emit_reader("error", 0, "take the buffers of %s: %s", p->name,
+			    errname(-err));
+	return err;
+}
+
+/* The id of @p's pinned map "denials": which copy of it is attached. */
+static __u32 policy_id(const struct policy *p)
+{
+	int fd = policy_pin_state(p) > 0 ?
+		 policy_map_fd(p, "denials", BPF_F_RDONLY) : -ENOENT;
+	__u32 type, entries, id = 0;
+
+	if (fd >= 0) {
+		if (map_id(fd, &type, &entries, &id))
+			id = 0;
+		close(fd);
+	}
+	return id;
+}
+
+/*
+ * Follow the policies as they are attached, replaced and detached: the
+ * sources of one that went stay until drained.  After the lock nothing
+ * changes any more, and this stops looking.
+ */
+static void rescan(void)
+{
+	size_t i, j;
+
+	if (d.locked)
+		return;
+	d.scanned_ms = now_ms();
+	for (i = 0; i < nr_policies; i++) {
+		__u32 id = policy_id(&policies[i]);
+
+		if (id == d.policy_ids[i])
+			continue;
+		for (j = 0; j < d.nr_rings; j++)
+			d.rings[j].gone |= d.rings[j].p == &policies[i];
+		for (j = 0; j < d.nr_counters; j++)
+			d.counters[j].gone |= d.counters[j].p == &policies[i];
+		d.policy_ids[i] = id;
+		if (id && !add_policy(&policies[i]))
+			emit_reader("attach", 0, "reading %s", policies[i].name);
+	}
+	d.locked = krsi_locked() > 0;
+}
+
+/* ---- draining ----------------------------------------------------------- */
+
+static int by_time(const void *a, const void *b)
+{
+	const struct drained *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int keep(size_t ring, unsigned long pos, const void *rec, size_t size)
+{
+	const struct krsi_event *ev = rec;
+	struct drained *grown;
+
+	if (d.nr_batch == d.batch_cap) {
+		size_t cap = d.batch_cap ? 2 * d.batch_cap : 256;
+
+		grown = realloc(d.batch, cap * sizeof(*d.batch));
+		if (!grown)
+			return -ENOMEM;
+		d.batch = grown;
+		d.batch_cap = cap;
+	}
+	d.batch[d.nr_batch] = (struct drained){
+		size >= sizeof(*ev) ? ev->time_ns : 0, ring, d.nr_batch, pos, rec, size,
+	};
+	d.nr_batch++;
+	return 0;
+}
+
+/* Every record ring @i holds past what was read: into the batch. */
+static void drain_ring(size_t i)
+{
+	struct ring *r = &d.rings[i];
+	unsigned long prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
+	unsigned long cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+
+	/* Only before the lock can another consumer move it: say so. */
+	if (cons > r->pos) {
+		emit_reader("error", 0, "%lu bytes of %s's records taken by another reader",
+			    cons - r->pos, r->p->name);
+		r->pos = cons;
+	}
+	while (r->pos < prod) {
+		const char *rec = r->data + (r->pos & (r->size - 1));
+		unsigned int len = __atomic_load_n((const unsigned int *)rec,
+						   __ATOMIC_ACQUIRE);
+		unsigned int size = len & ~(RINGBUF_BUSY | RINGBUF_DISCARD);
+
+		if ((len & RINGBUF_BUSY) || size > r->size)
+			break;
+		if (!(len & RINGBUF_DISCARD) && keep(i, r->pos, rec + RINGBUF_HDR, size))
+			break;
+		r->pos += (size + RINGBUF_HDR + 7) & ~7UL;
+	}
+}
+
+/*
+ * A policy's counter: what grew since it was last logged, per user, and
+ * for the users its table had no room for.
+ */
+static void log_counter(struct counter *c)
+{
+	union bpf_attr attr;
+	__u64 total = 0, sum = 0, n;
+	__u32 zero = 0, key, next, *prev = NULL;
+	size_t i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = c->total_fd;
+	attr.key = (unsigned long)&zero;
+	attr.value = (unsigned long)&total;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) || total == c->total)
+		return;
+	for (;;) {
+		struct event_view v;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = c->uid_fd;
+		attr.key = (unsigned long)prev;
+		attr.next_key = (unsigned long)&next;
+		if (sys_bpf(BPF_MAP_GET_NEXT_KEY, &attr))
+			break;
+		key = next;
+		prev = &key;
+		attr.key = (unsigned long)&key;
+		attr.value = (unsigned long)&n;
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+			continue;
+		sum += n;
+		for (i = 0; i < c->nr_uids && c->uids[i].uid != key; i++)
+			;
+		if (i == c->nr_uids) {
+			void *grown = realloc(c->uids, (i + 1) * sizeof(*c->uids));
+
+			if (!grown)
+				return;
+			c->uids = grown;
+			c->uids[c->nr_uids++].uid = key;
+			c->uids[i].n = 0;
+		}
+		if (n == c->uids[i].n)
+			continue;
+		memset(&v, 0, sizeof(v));
+		v.type = c->type;
+		v.time_ns = boot_ns();
+		v.uid = key;
+		v.policy = cstr(c->p->name);
+		v.count = n - c->uids[i].n;
+		emit(&v);
+		c->uids[i].n = n;
+	}
+	if (total > sum && total - sum != c->other) {
+		struct event_view v = { .type = c->type, .uid = OTHER_UIDS };
+
+		v.time_ns = boot_ns();
+		v.policy = cstr(c->p->name);
+		v.count = total - sum - c->other;
+		emit(&v);
+		c->other = total - sum;
+	}
+	c->total = total;
+}
+
+static void close_ring(struct ring *r)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	munmap(r->consumer, page);
+	munmap((void *)r->producer, r->map_size);
+	close(r->fd);
+}
+
+/* Forget the sources of policies that went, now that they are drained. */
+static void drop_gone(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d.nr_rings; i++)
+		if (d.rings[i].gone)
+			close_ring(&d.rings[i]);
+		else
+			d.rings[n++] = d.rings[i];
+	d.nr_rings = n;
+	for (i = n = 0; i < d.nr_counters; i++) {
+		if (d.counters[i].gone) {
+			close(d.counters[i].total_fd);
+			close(d.counters[i].uid_fd);
+			free(d.counters[i].uids);
+		} else {
+			d.counters[n++] = d.counters[i];
+		}
+	}
+	d.nr_counters = n;
+}
+
+/* The records from @from on were not logged: their rings go back to them. */
+static void unread_from(size_t from)
+{
+	size_t i, j;
+
+	for (i = from; i < d.nr_batch; i++) {
+		for (j = from; j < i && d.batch[j].ring != d.batch[i].ring; j++)
+			;
+		if (j == i)	/* the first of its ring left */
+			d.rings[d.batch[i].ring].pos = d.batch[i].pos;
+	}
+}
+
+/* Let the rings go of what is logged now, and of the policies that went. */
+static void consume(void)
+{
+	size_t i;
+
+	for (i = 0; i < d.nr_rings; i++)
+		__atomic_store_n(d.rings[i].consumer, d.rings[i].pos, __ATOMIC_RELEASE);
+	drop_gone();
+}
+
+/*
+ * One round: everything the rings hold, sorted by time, into the log,
+ * then the counters; once written, the records leave their rings.  What
+ * could not be written stays pending, and nothing more is taken until it
+ * is: a record is logged once, and lost never.  On this one-CPU guest a
+ * program stamps and submits its record with nothing else running in
+ * between, so the records of one drain of every ring are all those
+ * stamped before it: sorting them is enough.
+ */
+static int round_trip(void)
+{
+	size_t i;
+	int err;
+
+	if (d.log.pending.len) {
+		err = flush_all();
+		if (err)
+			return err;
+		consume();
+	}
+	d.nr_batch = 0;
+	d.rotate_failed = false;
+	for (i = 0; i < d.nr_rings; i++)
+		drain_ring(i);
+	qsort(d.batch, d.nr_batch, sizeof(*d.batch), by_time);
+	for (i = 0; i < d.nr_batch && !d.emit_failed; i++) {
+		struct event_view v;
+
+		if (event_from_record(d.batch[i].rec, d.batch[i].size, &v)) {
+			emit_reader("error", 0, "a record of %zu bytes, shorter than its header",
+				    d.batch[i].size);
+			continue;
+		}
+		emit(&v);
+		event_view_free(&v);
+	}
+	if (d.emit_failed) {
+		unread_from(i - 1);
+		d.emit_failed = false;
+	}
+	/* A counter grows only when a buffer is full: once a second is
+	 * enough, and spares every round a system call per policy.
+	 */
+	if (now_ms() - d.counted_ms >= COUNTERS_MS || stopping) {
+		for (i = 0; i < d.nr_counters; i++)
+			log_counter(&d.counters[i]);
+		d.counted_ms = now_ms();
+	}
+	err = flush_all();
+	if (!err)
+		consume();
+	return err;
+}
+
+/* ---- starting ----------------------------------------------------------- */
+
+/* The sequence number after the last record of the log, to go on from. */
+static unsigned long long next_seq(void)
+{
+	unsigned long long next = 0;
+	struct log_cursor c;
+	struct event_view v;
+
+	if (log_cursor_open(&c, KRSI_LOG_DIR))
+		return 0;
+	while (log_next(&c) == 1)
+		if (!event_parse(c.line.buf, c.line.len, &v)) {
+			if (v.has_seq && v.seq >= next)
+				next = v.seq + 1;
+			event_view_free(&v);
+		}
+	log_cursor_close(&c);
+	return next;
+}
+
+/*
+ * The stream to the host: the third serial port, when QEMU gives it one
+ * (run-qemu.sh --log FILE), raw, so that every byte goes as it is.
+ */
+static const char *open_stream(void)
+{
+	static char why[64];
+	struct serial_struct ss;
+	struct termios t;
+	int fd = open(STREAM_DEV, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "none (" STREAM_DEV ": %s)", errname(errno));
+		return why;
+	}
+	if (ioctl(fd, TIOCGSERIAL, &ss) || ss.type == PORT_UNKNOWN) {
+		close(fd);
+		return "none (no third serial port: run-qemu.sh --log FILE)";
+	}
+	if (!tcgetattr(fd, &t)) {
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL;
+		t.c_cflag &= ~CRTSCTS;
+		cfsetospeed(&t, B115200);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	d.port = fd;
+	return STREAM_DEV;
+}
+
+/* Nothing takes its CPU, its memory or its terminal: see the header. */
+static void guard_self(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+	static const int ignored[] = { SIGHUP, SIGPIPE, SIGINT, SIGQUIT, SIGTSTP,
+				       SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2 };
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		sigaction(ignored[i], &sa, NULL);
+	sa.sa_handler = on_term;	/* no SA_RESTART: epoll_wait returns */
+	sigaction(SIGTERM, &sa, NULL);
+	/* musl's sched_setscheduler() is ENOSYS by design: the system call. */
+	if (syscall(SYS_sched_setscheduler, 0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp))
+		emit_reader("error", 0, "SCHED_FIFO: %s", errname(errno));
+	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "-1000", 5) != 5)
+		emit_reader("error", 0, "oom_score_adj: %s", errname(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static int write_state(const char *state)
+{
+	int fd = open(KRSI_READER_STATE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644), err = 0;
+
+	if (fd < 0 || write_all(fd, state, strlen(state)))
+		err = -errno;
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* Everything the reader needs, taken before the lock: 0 or an errno. */
+static int start(void)
+{
+	unsigned long long started;
+	char state[64];
+	const char *stream;
+	int err;
+
+	d.policy_ids = calloc(nr_policies, sizeof(*d.policy_ids));
+	d.epoll = epoll_create1(EPOLL_CLOEXEC);
+	if (!d.policy_ids || d.epoll < 0) {
+		fprintf(stderr, "krsi: logd: %s\n", errname(ENOMEM));
+		return -ENOMEM;
+	}
+	/* Marked first: protect_log lets no one else write the log. */
+	mark_all();
+	d.seq = next_seq();
+	err = log_open(&d.log, KRSI_LOG_DIR, 0755, 0600, 0, SEGMENT_SIZE, SEGMENTS);
+	if (!err && mkdir(KRSI_USER_LOG_DIR, 0755) && errno != EEXIST)
+		err = -errno;
+	if (err) {
+		error(err, "logd: %s", KRSI_LOG_DIR);
+		return err;
+	}
+	stream = open_stream();
+	emit_reader("start", 0, "krsi logd: log " KRSI_LOG_DIR ", stream %s", stream);
+	rescan();
+	guard_self();
+	err = round_trip();
+	if (!err && proc_start_time(getpid(), &started) == 0) {
+		snprintf(state, sizeof(state), "pid %d start %llu\n", (int)getpid(),
+			 started);
+		err = write_state(state);
+	}
+	if (err)
+		error(err, "logd: write %s", KRSI_LOG_DIR);
+	return err;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static void run(void)
+{
+	struct epoll_event ready[16];
+	int err = 0;
+
+	while (!stopping) {
+		int wait = err ? 1000 : d.locked ? COUNTERS_MS : RESCAN_MS;
+		int n = epoll_wait(d.epoll, ready, 16, wait);
+
+		if (n < 0 && errno != EINTR)
+			emit_reader("error", 0, "epoll_wait: %s", errname(errno));
+		/* Woken by a record, it drains at once: a flood must not get
+		 * ahead of it while it waits for more (without high-resolution
+		 * timers a sleep of 2 ms lasts up to two jiffies, 8 ms, in
+		 * which a user's denials at full speed filled their half of a
+		 * buffer).  The policies are looked for at most once every
+		 * RESCAN_MS.
+		 */
+		if (now_ms() - d.scanned_ms >= RESCAN_MS)
+			rescan();
+		err = round_trip();
+		if (err)	/* kept; the records wait in their rings */
+			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
+				    errname(-err));
+	}
+	/* Asked to stop (by PID 1, at shutdown): what is left, then say so. */
+	round_trip();
+	emit_reader("stop", 0, "krsi logd stops: SIGTERM");
+	flush_all();
+	write_state("stopped\n");
+}
+
+/*
+ * The reader runs in a child of its own session, which tells its parent
+ * when it is ready: `krsi logd` returns once every ring buffer is held
+ * and the log is written, so that /init may lock right after.
+ */
+int logd_run(void)
+{
+	int ready[2], status = 1;
+	pid_t pid;
+	char c;
+
+	if (reader_state(&pid) == READER_RUNNING) {
+		fprintf(stderr, "krsi: logd: the reader runs already (pid %d)\n", (int)pid);
+		return 1;
+	}
+	if (pipe2(ready, O_CLOEXEC)) {
+		error(-errno, "logd: pipe");
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error(-errno, "logd: fork");
+		return 1;
+	}
+	if (pid > 0) {
+		close(ready[1]);
+		if (read(ready[0], &c, 1) == 1) {
+			printf("krsi: logd: the audit reader runs (pid %d)\n", (int)pid);
+			status = 0;
+		}
+		return status;
+	}
+	close(ready[0]);
+	setsid();
+	if (chdir("/") || start())
+		_exit(1);
+	/* Ready: from now on it speaks through the log alone. */
+	if (write(ready[1], "", 1) != 1)
+		_exit(1);
+	close(ready[1]);
+	{
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	run();
+	_exit(0);
+}

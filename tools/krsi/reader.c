@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whether the audit reader (`krsi logd`) runs, as `krsi status`, `krsi
+ * events` and /init ask it: the reader writes its PID and start time to
+ * KRSI_READER_STATE when it starts and "stopped" when it stops; a PID
+ * alone could be another process's by now, the start time tells.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "krsi.h"
+#include "sysbpf.h"
+
+int proc_start_time(pid_t pid, unsigned long long *start)
+{
+	char path[64], buf[1024], *p;
+	int field, n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n > 0 ? n : 0] = '\0';
+	/* Counted after the name, which may hold anything: field 3 is the
+	 * state (a zombie has ended), field 22 the start time.
+	 */
+	p = strrchr(buf, ')');
+	if (p && (p[2] == 'Z' || p[2] == 'X'))
+		return -ESRCH;
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", start) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+int reader_state(pid_t *pid)
+{
+	unsigned long long start, now;
+	FILE *f = fopen(KRSI_READER_STATE, "re");
+	int n;
+
+	*pid = 0;
+	if (!f)
+		return -errno;
+	n = fscanf(f, "pid %d start %llu", pid, &start);
+	fclose(f);
+	if (n != 2)
+		return READER_STOPPED;
+	if (proc_start_time(*pid, &now) || now != start)
+		return READER_DEAD;
+	return READER_RUNNING;
+}
+
+const char *reader_state_name(int state)
+{
+	switch (state) {
+	case READER_RUNNING: return "running";
+	case READER_STOPPED: return "stopped";
+	case READER_DEAD: return "NOT RUNNING: it ended without stopping";
+	case -ENOENT: return "not started";
+	}
+	return "unknown";
+}
+
+int task_mark(const struct policy *p, const char *map, pid_t pid, bool set)
+{
+	int fd = policy_map_fd(p, map, set ? 0 : BPF_F_RDONLY), pidfd, err;
+	union bpf_attr attr;
+	__u32 value = 1;
+
+	if (fd < 0)
+		return fd;
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)&pidfd;
+	attr.value = (unsigned long)&value;
+	err = sys_bpf(set ? BPF_MAP_UPDATE_ELEM : BPF_MAP_LOOKUP_ELEM, &attr);
+	close(pidfd);
+	close(fd);
+	if (set)
+		return err;
+	return err == -ENOENT ? 0 : err ? err : 1;
+}
+
+int reader_marked(const char *map, pid_t pid)
+{
+	const struct policy *p = NULL;
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < nr_policies && !p; i++)
+		for (j = 0; j < policies[i].nr_maps; j++)
+			if (!strcmp(policies[i].maps[j].name, map))
+				p = &policies[i];
+	err = p ? policy_pin_state(p) : -ENOENT;
+	if (err <= 0)
+		return err ? err : -ENOENT;
+	return task_mark(p, map, pid, false);
+}
