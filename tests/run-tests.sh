@@ -189,8 +189,8 @@ demo_checks() {
 # s390x_suite: the s390x appliance (make ARCH=s390x: big-endian, no BPF
 # trampoline in Linux 6.1) under qemu-system-s390x: its image checked as
 # x86_64's, the guest suite (LIST), the boot policies' suites with
-# boot_bypass, the demo, and the appliance as `make ARCH=s390x run` boots
-# it, typed at.  What runs where, and why, is in README ("Architectures").
+# boot_bypass and the flood, audit_exec's records on their own, the demo,
+# and the appliance as `make ARCH=s390x run` boots it, typed at.  What runs where, and why, is in README ("Architectures").
 s390x_suite() {
 	arch=s390x dir=$build/s390x/test
 	echo "--- the s390x image"
@@ -205,6 +205,8 @@ s390x_suite() {
 		fail "proof: no krsi_arch summary line from the s390x boot"
 	fi
 	boot s390x-policies image/s390x/bzImage "$dir/LIST.boot" --append krsi.tests=boot
+	boot s390x-records image/s390x/bzImage "$dir/LIST.records" \
+		--append "krsi.tests=records krsi.policies=protect_init,protect_log,audit_exec,krsi_lock"
 	demo_checks s390x-demo image/s390x
 	# The appliance as `make ARCH=s390x run` boots it, typed at.
 	echo "--- the s390x appliance's shells (console: $dir/s390x-shell.console.log)"
