@@ -166,13 +166,15 @@ struct krsi_denial {
 /*
  * Report that @hook denied @what (a file name, say) and return -@err, the
  * verdict; in audit mode, report that it would have and return 0.  The
+ * record names @uid and, if @by_current, the current task; otherwise pid
+ * 0 and no name (no process has pid 0): see deny_unattributed().  The
  * report is best effort: a full ring buffer loses it, never the denial,
  * and counts it in lost and lost_uid.
  */
-static __always_inline int deny(const char *hook, const char *what, int err)
+static __always_inline int report_denial(const char *hook, const char *what,
+					 int err, __u32 uid, bool by_current)
 {
 	bool audit = auditing();
-	__u32 uid = current_uid();
 	struct krsi_denial *d = NULL;
 	long n;
 
@@ -180,7 +182,13 @@ static __always_inline int deny(const char *hook, const char *what, int err)
 		d = bpf_ringbuf_reserve(&denials, sizeof(*d), 0);
 	if (d) {
 		__builtin_memset(d, 0, sizeof(*d));
-		fill_task(&d->ev);
+		if (by_current) {
+			fill_task(&d->ev);
+		} else {
+			d->ev.time_ns = bpf_ktime_get_boot_ns();
+			d->ev.uid = uid;
+			__builtin_memcpy(d->ev.policy, POLICY, sizeof(POLICY));
+		}
 		d->ev.kind = audit ? KRSI_EVENT_WOULD_DENY : KRSI_EVENT_DENY;
 		d->ev.verdict = -err;
 		bpf_probe_read_kernel_str(d->ev.hook, sizeof(d->ev.hook), hook);
@@ -192,6 +200,24 @@ static __always_inline int deny(const char *hook, const char *what, int err)
 		count_lost(uid);
 	}
 	return audit ? 0 : -err;
+}
+
+/* The current task is denied @what at @hook: see report_denial(). */
+static __always_inline int deny(const char *hook, const char *what, int err)
+{
+	return report_denial(hook, what, err, current_uid(), true);
+}
+
+/*
+ * A denial at a hook that may run in an interrupt, where the current task
+ * is whichever one was interrupted, not the one responsible: the record
+ * names user @uid and no process, rather than a process that did nothing.
+ */
+static __always_inline int deny_unattributed(const char *hook,
+					     const char *what, int err,
+					     __u32 uid)
+{
+	return report_denial(hook, what, err, uid, false);
 }
 
 /* Is @uid the current task's real user id? */

@@ -29,7 +29,9 @@
  *    hence task_kill.
  *  - SIGIO and SIGURG: fcntl(F_SETOWN) or F_SETOWN_EX, then I/O on the
  *    descriptor; send_sigio() and send_sigurg() ask
- *    file_send_sigiotask, not task_kill.
+ *    file_send_sigiotask, not task_kill, often from an interrupt, where
+ *    the current task is not the sender: none reaches them, whoever set
+ *    the owner (F_SETSIG makes it any signal, SIGKILL included).
  *  - ptrace(PTRACE_ATTACH, PTRACE_SEIZE), /proc/PID/mem, environ, fd/,
  *    stack, pidfd_getfd(): all ask ptrace_access_check.  What the
  *    kernel only probes (PTRACE_MODE_NOAUDIT: the stack and instruction
@@ -131,15 +133,25 @@ int BPF_PROG(init_kill, struct task_struct *p, struct kernel_siginfo *info,
 	return 0;
 }
 
+/*
+ * SIGIO and SIGURG are sent where the I/O completes, often in an interrupt
+ * or a softirq, where the current task is whichever one was interrupted
+ * (the reader itself, when its own port's interrupt shares a line with
+ * the sender's).  So who sends cannot be told from the current task: no
+ * such signal reaches a protected process, and the record names the user
+ * who set the descriptor's owner (fown's euid), not a process.
+ */
 SEC("lsm/file_send_sigiotask")
 int BPF_PROG(init_sigio, struct task_struct *tsk, struct fown_struct *fown,
 	     int sig, int ret)
 {
 	if (ret)
 		return ret;
-	if (is_protected(tsk) && !may_signal(tsk))
-		return deny("file_send_sigiotask", tsk->tgid == 1 ?
-			    "SIGIO to PID 1" : "SIGIO to the audit reader", EPERM);
+	if (is_protected(tsk))
+		return deny_unattributed("file_send_sigiotask", tsk->tgid == 1 ?
+					 "SIGIO to PID 1" :
+					 "SIGIO to the audit reader", EPERM,
+					 BPF_CORE_READ(fown, euid.val));
 	return 0;
 }
 

@@ -1098,7 +1098,11 @@ int main(void)
 	check_reported("krsi_lock denied EPERM: move_mount");
 	check_reported("no_module_load denied EPERM: kernel_module_request net-pf-5");
 	check_reported("protect_init denied EPERM: task_kill signal to the audit reader");
-	check_reported("protect_init denied EPERM: file_send_sigiotask SIGIO to the audit reader");
+	/* Sent where the current task may be any: the record names the user
+	 * who set the owner (root) and no process.
+	 */
+	check_reported("pid 0 uid 0 : protect_init denied EPERM: file_send_sigiotask "
+		       "SIGIO to the audit reader");
 	check_reported("protect_init denied EPERM: ptrace_access_check ptrace of the audit reader");
 	check_reported("protect_init denied EPERM: perf_event_alloc perf event on the audit reader");
 	check_reported("protect_init denied EPERM: task_setnice change to the audit reader");

@@ -2,10 +2,12 @@
 /*
  * Host unit test of tools/lib/auditlog.c, in a scratch directory: the
  * writer's segments and rotation, readers that follow it (two at once,
- * across rotations, a line written in two parts), and 100,000 records
- * read back in order, none missing.
+ * across rotations, a line written in two parts), a segment rotated out
+ * while held open, a writer starting again after a cut line, and 100,000
+ * records read back in order, none missing.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +144,88 @@ static void test_partial_line(void)
 	log_close(&w);
 }
 
+/*
+ * A segment rotated out gives its pages back even while someone holds it
+ * open (else whoever may read a segment could hold each one until the
+ * log's file system is full), and a reader that held it says it was cut
+ * short rather than nothing.
+ */
+static void test_removed_while_held(void)
+{
+	unsigned long n, removed = 0;
+	struct log_writer w;
+	struct log_cursor c;
+	struct stat st;
+	char name[256];
+	int held, got = 0, err = 0;
+
+	snprintf(path, sizeof(path), "%s/held", dir);
+	if (!check(!log_open(&w, path, 0755, 0600, getuid(), 100, 2),
+		   "open a log of two 100-byte segments"))
+		return;
+	snprintf(name, sizeof(name), "%s/log.1", path);
+	held = open(name, O_RDONLY);
+	log_cursor_open(&c, path);
+	for (n = 0; n < 3; n++)
+		append_line(&w, n);
+	log_flush(&w);
+	check(log_next(&c) == 1 && line_number(&c) == 0,
+	      "a reader reads log.1's first record");
+	for (n = 3; n < 40 && !err; n++) {
+		if (log_full(&w, 20))
+			err = log_rotate(&w, &removed);
+		append_line(&w, n);
+		err = err ? err : log_flush(&w);
+	}
+	check(!err && removed >= 1 && !segment_exists(path, 1),
+	      "log.1 rotated out: %d", err);
+	if (fstat(held, &st))
+		st.st_size = -1;
+	check(st.st_size == 0 && st.st_nlink == 0,
+	      "log.1, still held open, holds no data: %lld bytes",
+	      (long long)st.st_size);
+	while (log_next(&c) == 1)
+		got++;
+	check(c.emptied == 1, "the reader that was reading it says so (%lu)",
+	      c.emptied);
+	close(held);
+	log_cursor_close(&c);
+	log_close(&w);
+}
+
+/* A writer that stopped mid-line: the next one begins on a line of its own. */
+static void test_restart_after_cut(void)
+{
+	struct log_writer w;
+	struct log_cursor c;
+	unsigned long removed;
+	int lines = 0, last = -1;
+
+	snprintf(path, sizeof(path), "%s/cut", dir);
+	if (log_open(&w, path, 0755, 0600, getuid(), 1 << 20, 2))
+		return;
+	/* Rotating what was never written: nothing to write, no fault. */
+	check(!log_rotate(&w, &removed), "a new writer rotates at once");
+	log_append(&w, "{\"seq\":1}\n{\"seq\":2", 18);
+	log_flush(&w);
+	log_close(&w);
+	if (!check(!log_open(&w, path, 0755, 0600, getuid(), 1 << 20, 2),
+		   "open it again"))
+		return;
+	append_line(&w, 3);
+	log_flush(&w);
+	log_cursor_open(&c, path);
+	while (log_next(&c) == 1) {
+		lines++;
+		last = line_number(&c);
+	}
+	check(lines == 3 && last == 3,
+	      "the cut line is a line of its own, the next record whole: "
+	      "%d lines, the last %d", lines, last);
+	log_cursor_close(&c);
+	log_close(&w);
+}
+
 /* 100,000 records, written as the reader writes them, read back. */
 static void test_many(void)
 {
@@ -185,6 +269,8 @@ int main(void)
 	}
 	test_rotation();
 	test_partial_line();
+	test_removed_while_held();
+	test_restart_after_cut();
 	test_many();
 	if (system("rm -rf /tmp/test_auditlog.*"))
 		check(false, "remove the scratch directory");

@@ -128,6 +128,12 @@ static int say_what_is_missing(const struct reading *r, const struct log_cursor 
 			"(rotated out) before they were read\n", c->skipped, dir);
 		status = 1;
 	}
+	if (c->emptied) {
+		fprintf(stderr, "krsi: events: %lu segments of %s were removed "
+			"(rotated out) while they were read: records after those "
+			"shown from them may be missing\n", c->emptied, dir);
+		status = 1;
+	}
 	state = reader_state(&pid);
 	if (state != READER_RUNNING) {
 		fprintf(stderr, "krsi: events: the audit reader is %s: nothing is "

@@ -124,6 +124,7 @@ static struct {
 	struct strbuf line, stream;
 	long long counted_ms;	/* when the counters were last read */
 	long long scanned_ms;	/* when the policies were last looked for */
+	unsigned long copies_lost;	/* users' copies without memory */
 	bool locked, logged_users_full, rotate_failed, emit_failed, line_busy;
 } d = { .port = -1, .epoll = -1 };
 
@@ -274,16 +275,15 @@ static void emit(struct event_view *v)
 		sb_putc(line, '\n');
 	} while (rotated(&d.log, line->len, 0) ||
 		 (mine && rotated(mine, line->len, v->uid)));
-	if (line->failed) {
+	if (line->failed || !log_append(&d.log, line->buf, line->len)) {
 		/* No memory for the line: it stays in its ring, to be drained
-		 * again (round_trip()).
+		 * again (round_trip()), and its number is not used.
 		 */
 		d.emit_failed = true;
 	} else {
 		d.seq++;
-		log_append(&d.log, line->buf, line->len);
-		if (mine)
-			log_append(mine, line->buf, line->len);
+		if (mine && !log_append(mine, line->buf, line->len))
+			d.copies_lost++;
 		if (d.port >= 0)
 			sb_put(&d.stream, line->buf, line->len);
 	}
@@ -322,8 +322,18 @@ static int flush_all(void)
 			emit_reader("error", d.users[i].uid, "uid/%u/log.%lu: %s",
 				    (unsigned)d.users[i].uid, d.users[i].w.seg,
 				    errname(-e));
-	if (d.port >= 0 && d.stream.len) {
-		e = write_all(d.port, d.stream.buf, d.stream.len);
+	if (d.copies_lost) {
+		emit_reader("error", 0, "no memory: %lu records not copied to "
+			    "their users' logs (they are in this one)",
+			    d.copies_lost);
+		d.copies_lost = 0;
+	}
+	if (d.port >= 0 && (d.stream.len || d.stream.failed)) {
+		/* A line the stream had no memory for ends it: the host's
+		 * copy must not go on with a record missing.
+		 */
+		e = d.stream.failed ? -ENOMEM :
+		    write_all(d.port, d.stream.buf, d.stream.len);
 		sb_reset(&d.stream);
 		if (e) {
 			close(d.port);
@@ -659,15 +669,19 @@ static void log_counter(struct counter *c)
 		emit(&v);
 		c->uids[i].n = n;
 	}
-	if (total > sum && total - sum != c->other) {
+	/* What no per-user slot holds: users beyond the table, or a slot
+	 * this walk missed (added meanwhile), which a later walk finds and
+	 * reports as its own; the rest is only ever reported once.
+	 */
+	if (total > sum && total - sum > c->other) {
 		struct event_view v = { .type = c->type, .uid = OTHER_UIDS };
 
 		v.time_ns = boot_ns();
 		v.policy = cstr(c->p->name);
 		v.count = total - sum - c->other;
 		emit(&v);
-		c->other = total - sum;
 	}
+	c->other = total > sum ? total - sum : 0;
 	c->total = total;
 }
 

@@ -90,7 +90,8 @@ static int open_segment(struct log_writer *w, unsigned long seg)
 	int fd;
 
 	segment_name(name, sizeof(name), seg);
-	fd = openat(w->dir, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+	/* Read too: end_line() looks at the last byte. */
+	fd = openat(w->dir, name, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC |
 		    O_NOFOLLOW, w->mode);
 	if (fd < 0)
 		return -errno;
@@ -104,6 +105,22 @@ static int open_segment(struct log_writer *w, unsigned long seg)
 	w->fd = fd;
 	w->seg = seg;
 	w->size = st.st_size;
+	return 0;
+}
+
+/*
+ * A writer that stopped in the middle of a line left it cut: end it, so
+ * that the next record is a line of its own (the cut one is reported as
+ * not a record by whoever reads it).
+ */
+static int end_line(struct log_writer *w)
+{
+	char last = '\n';
+
+	if (w->size && pread(w->fd, &last, 1, w->size - 1) < 0)
+		return -errno;
+	if (last != '\n' && !log_append(w, "\n", 1))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -134,8 +151,11 @@ int log_open(struct log_writer *w, const char *path, mode_t dir_mode,
 		goto fail;
 	err = open_segment(w, n ? segs[n - 1] : 1);
 	free(segs);
-	if (!err)
+	if (!err && !(err = end_line(w)))
 		return 0;
+	if (w->fd >= 0)
+		close(w->fd);
+	sb_free(&w->pending);
 fail:
 	close(w->dir);
 	return err;
@@ -148,9 +168,14 @@ bool log_full(const struct log_writer *w, size_t len)
 	return used && used + len > w->max_size;
 }
 
-void log_append(struct log_writer *w, const char *buf, size_t len)
+bool log_append(struct log_writer *w, const char *buf, size_t len)
 {
 	sb_put(&w->pending, buf, len);
+	if (!w->pending.failed)
+		return true;
+	/* Nothing of the line was kept: what is pending is still whole. */
+	w->pending.failed = false;
+	return false;
 }
 
 int log_flush(struct log_writer *w)
@@ -158,8 +183,8 @@ int log_flush(struct log_writer *w)
 	size_t done = 0;
 	int err = 0;
 
-	if (w->pending.failed)
-		return -ENOMEM;
+	if (!w->pending.len)
+		return 0;
 	while (done < w->pending.len) {
 		ssize_t n = write(w->fd, w->pending.buf + done, w->pending.len - done);
 
@@ -177,9 +202,24 @@ int log_flush(struct log_writer *w)
 	return err;
 }
 
+/*
+ * Give a segment's pages back before it is removed: a file held open
+ * keeps them after its unlink, and anyone who may read a segment could
+ * hold every one it rotates out until the log's file system is full.
+ */
+static int empty_segment(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 int log_rotate(struct log_writer *w, unsigned long *removed)
 {
-	int old = w->fd, err = log_flush(w);
+	int old = w->fd, err = log_flush(w), e;
 	unsigned long seg = w->seg, *segs;
 	size_t n, i;
 	char name[32];
@@ -199,9 +239,12 @@ int log_rotate(struct log_writer *w, unsigned long *removed)
 		return err;
 	for (i = 0; i + w->keep < n; i++) {
 		segment_name(name, sizeof(name), segs[i]);
-		if (unlinkat(w->dir, name, 0) && !err)
-			err = -errno;
-		else
+		e = empty_segment(w->dir, name);
+		if (!e && unlinkat(w->dir, name, 0))
+			e = -errno;
+		if (e && !err)
+			err = e;
+		else if (!e)
 			*removed = segs[i];
 	}
 	free(segs);
@@ -326,9 +369,24 @@ static int read_more(struct log_cursor *c, bool *got)
 		if (!n)
 			break;
 		sb_put(&c->partial, buf, n);
+		c->offset += n;
 		*got = true;
 	}
 	return c->partial.failed ? -ENOMEM : 0;
+}
+
+/*
+ * Was the segment open in @fd, of which @offset bytes were read, emptied
+ * by its removal (log_rotate()) before it was read to its end?  Then it
+ * is shorter than what was read, or removed and empty.
+ */
+static bool was_emptied(int fd, off_t offset)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return false;
+	return st.st_size < offset || (!st.st_nlink && !st.st_size);
 }
 
 int log_next(struct log_cursor *c)
@@ -361,9 +419,13 @@ int log_next(struct log_cursor *c)
 		}
 		sb_reset(&c->partial);	/* a line cut at a segment's end */
 		c->start = 0;
-		if (c->fd >= 0)
+		if (c->fd >= 0) {
+			if (was_emptied(c->fd, c->offset))
+				c->emptied++;
 			close(c->fd);
+		}
 		c->fd = fd;
+		c->offset = 0;
 		c->seg = seg;
 	}
 }

@@ -49,8 +49,11 @@ bool log_full(const struct log_writer *w, size_t len);
  */
 int log_rotate(struct log_writer *w, unsigned long *removed);
 
-/* Append @len bytes (whole lines) to what is pending. */
-void log_append(struct log_writer *w, const char *buf, size_t len);
+/*
+ * Append @len bytes (whole lines) to what is pending: false if there was
+ * no memory for them (nothing of them is kept then).
+ */
+bool log_append(struct log_writer *w, const char *buf, size_t len);
 
 /*
  * Write what is pending: 0, or a negative errno, with what was not
@@ -71,7 +74,9 @@ struct log_cursor {
 	struct strbuf partial;		/* read, not yet returned, from @start */
 	size_t start;
 	struct strbuf line;		/* the last line returned */
+	off_t offset;			/* bytes of @fd read */
 	unsigned long skipped;		/* segments removed before it got there */
+	unsigned long emptied;		/* removed while it read them: cut short */
 };
 
 /* Start at the oldest segment of the log in @path: 0 or a negative errno. */
