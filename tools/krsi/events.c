@@ -26,7 +26,20 @@ struct reading {
 	uid_t uid;		/* --mine: the caller's */
 	struct strbuf copy, text;
 	unsigned long unreadable;
+	int write_err;		/* the first write to stdout that failed */
 };
+
+/*
+ * Flush stdout and keep the errno of the first write that failed: stdio
+ * drops a buffer it could not write, so a later flush would succeed, and
+ * only the failed write's errno says why (ENOSPC, EPIPE).
+ */
+static void flush_out(struct reading *r)
+{
+	errno = 0;
+	if ((fflush(stdout) || ferror(stdout)) && !r->write_err)
+		r->write_err = errno ? -errno : -EIO;
+}
 
 /* Parse @line (a copy: parsing decodes in place) and say if it is wanted. */
 static bool parse(struct reading *r, const struct strbuf *line, struct event_view *v)
@@ -61,6 +74,8 @@ static void print(struct reading *r, const struct strbuf *line,
 		fwrite(r->text.buf ? r->text.buf : "", 1, r->text.len, stdout);
 	}
 	putchar('\n');
+	if (ferror(stdout) && !r->write_err)
+		r->write_err = errno ? -errno : -EIO;
 }
 
 static void print_line(struct reading *r, const struct strbuf *line)
@@ -244,7 +259,7 @@ int events_run(const struct events_options *o)
 	const char *dir;
 	long deadline = o->timeout_ms >= 0 ? now_ms() + o->timeout_ms : -1;
 	unsigned long newest;
-	int status, werr, got = 0;
+	int status, got = 0;
 
 	if (open_log("events", o, &c, &dir))
 		return 1;
@@ -262,16 +277,16 @@ int events_run(const struct events_options *o)
 		while ((got = log_next(&c)) == 1)
 			print_line(&r, &c.line);
 	}
-	fflush(stdout);
+	flush_out(&r);
 	/* Then what comes, until the deadline. */
-	while (got >= 0 && o->follow && !ferror(stdout) &&
+	while (got >= 0 && o->follow && !r.write_err &&
 	       (deadline < 0 || now_ms() < deadline)) {
 		struct timespec pause = { 0, FOLLOW_MS * 1000000L };
 
 		nanosleep(&pause, NULL);
 		while ((got = log_next(&c)) == 1)
 			print_line(&r, &c.line);
-		fflush(stdout);
+		flush_out(&r);
 	}
 	if (got < 0)
 		error(got, "events: read %s%s", dir, got == -EACCES && !o->mine ?
@@ -280,9 +295,9 @@ int events_run(const struct events_options *o)
 	/* Records that could not be written (a full file system, say) are
 	 * not "printed": say so, and fail.
 	 */
-	werr = fflush(stdout) ? -errno : ferror(stdout) ? -EIO : 0;
-	if (werr) {
-		error(werr, "events: write the records");
+	flush_out(&r);
+	if (r.write_err) {
+		error(r.write_err, "events: write the records");
 		status = 1;
 	}
 	sb_free(&r.copy);
