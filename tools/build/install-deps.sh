@@ -12,12 +12,14 @@ PACKAGES="
 	musl-tools busybox-static
 	qemu-system-x86
 	ccache acpica-tools bash-static
-	gcc-s390x-linux-gnu musl-dev:s390x qemu-system-misc qemu-user-static
+	gcc-s390x-linux-gnu libc6-dev-s390x-cross musl-dev:s390x qemu-system-misc
+	qemu-user-static
 "
 # s390x (make ARCH=s390x, and the s390x boots of make test): the cross
-# compiler, musl for s390x (with its s390x-linux-musl-gcc), QEMU's s390x
-# system emulator and qemu-user, which runs the s390x bpftool that makes
-# the light skeletons.  musl-dev:s390x, and the s390x packages the build
+# compiler and its glibc headers (only a recommendation of the compiler,
+# which apt leaves out here; bpftool's cross build needs them), musl for
+# s390x (with its s390x-linux-musl-gcc), QEMU's s390x system emulator and
+# qemu-user, which runs the s390x bpftool that makes the light skeletons.  musl-dev:s390x, and the s390x packages the build
 # unpacks (tools/build/fetch-debs.sh), need dpkg to know the architecture.
 FOREIGN_ARCH=s390x
 
