@@ -91,7 +91,9 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 				tr = "-"
 				n = configs[k]
 				sub(/^krsi-(link-)?/, "", n)
-				if (configs[k] ~ /^krsi-(link-)?[18]$/ && med[call " trampoline-" n])
+				# "in" first: reading med[] would make the row s390x has not
+				if (configs[k] ~ /^krsi-(link-)?[18]$/ &&
+				    (call " trampoline-" n) in med)
 					tr = sprintf("%.3f", med[key] / med[call " trampoline-" n])
 				printf("%-5s %-13s %10d %17s %11s %13s\n", call, configs[k],
 				       med[key], "[" lo[key] ".." hi[key] "]", vs, tr)
