@@ -15,6 +15,7 @@ timeout=0
 accel=tcg
 icount=
 smp=2
+memory=512M
 # Kernel messages of warning level and above reach the console; the rest
 # stay in dmesg, out of the prompt and the demo (--verbose: all of them).
 loglevel=5
@@ -54,6 +55,8 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     the guest; a trail left without its reader's stop
                     record is reported, here and in the next boot's banner
                     (x86_64 only: s390x has no third serial port)
+  --memory SIZE     the guest's memory, as QEMU's -m takes it (default
+                    512M; the kernel's BPF selftests want more)
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
   -h, --help        show this text
 
@@ -76,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
 	--results) [ $# -ge 2 ] || die "--results needs a file"; results=$2; shift ;;
 	--log) [ $# -ge 2 ] || die "--log needs a file"; log=$2; shift ;;
+	--memory) [ $# -ge 2 ] || die "--memory needs a size"; memory=$2; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) usage >&2; die "unknown option '$1'" ;;
@@ -136,7 +140,7 @@ cmdline="$cmdline$append"
 
 qemu() {
 	# shellcheck disable=SC2086 # $machine is empty or options
-	$runner "$qemu_bin" $machine -nographic -no-reboot -m 512M -smp "$smp" \
+	$runner "$qemu_bin" $machine -nographic -no-reboot -m "$memory" -smp "$smp" \
 		-kernel "$kernel" -initrd "$initrd" "$@"
 }
 

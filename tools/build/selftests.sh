@@ -133,7 +133,7 @@ for k in patched unpatched; do
 	t0=$(date +%s)
 	"$here/run-qemu.sh" --mode test --kernel "$work/kernel-$k/arch/x86/boot/bzImage" \
 		--initrd "$work/initramfs-$k.cpio.gz" --results "$work/$k.results.txt" \
-		--timeout "$timeout" --append "krsi.tests=selftests-full" \
+		--memory 2G --timeout "$timeout" --append "krsi.tests=selftests-full" \
 		</dev/null >"$work/$k.console.log" 2>&1
 	echo "$k: qemu exit status $?, $(( $(date +%s) - t0 )) s" >>"$work/boot-times.txt"
 	tr -d '\r' <"$work/$k.results.txt" | grep -e '^ok ' -e '^not ok ' | sort >"$work/$k.txt"
