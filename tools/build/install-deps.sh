@@ -8,7 +8,7 @@ PACKAGES="
 	linux-source-6.1
 	build-essential bc bison flex cpio kmod rsync xz-utils python3 git
 	libelf-dev zlib1g-dev libssl-dev dwarves
-	clang llvm bpftool libbpf-dev
+	clang llvm lld bpftool libbpf-dev
 	musl-tools busybox-static
 	qemu-system-x86
 	ccache acpica-tools bash-static
