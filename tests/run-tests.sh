@@ -250,6 +250,8 @@ count "$dir/pack.out"
 echo "--- the build"
 tests/check-gen-policy.sh "$build" >"$dir/gen-policy.out" 2>&1
 count "$dir/gen-policy.out"
+tests/check-selftests-compare.sh >"$dir/selftests-compare.out" 2>&1
+count "$dir/selftests-compare.out"
 
 echo "--- the image"
 tests/check-image.sh image/initramfs.cpio.gz >"$dir/image.out" 2>&1
