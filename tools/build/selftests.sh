@@ -71,16 +71,17 @@ grep -q '^CONFIG_SECURITY_BPF=y' "$work/kernel-patched/.config" ||
 "$here/tools/build/check-config.sh" "$tree/tools/testing/selftests/bpf/config" \
 	"$work/kernel-patched/.config" >"$work/config-dropped.txt" 2>&1
 
-# The tests, from the patched tree, statically linked (but urandom_read,
-# which the uprobe tests need dynamic); the selftests Makefile links
-# urandom_read against a relative liburandom_read.so, found from the
-# source directory.
+# The tests, from the patched tree, linked as the selftests Makefile links
+# them, against the host's shared libraries, which the image carries (a
+# static build cannot be asked for: LDFLAGS=-static reaches libbpf's
+# shared library too).  The Makefile links urandom_read against a
+# relative liburandom_read.so, found from the source directory.
 st=$tree/tools/testing/selftests/bpf
 out=$work/out
 mkdir -p "$out"
 ln -sf "$out/liburandom_read.so" "$st/liburandom_read.so"
 step "SELFTEST $out/test_progs $out/test_verifier"
-make -s -C "$st" -j"$(nproc)" OUTPUT="$out" LDFLAGS=-static \
+make -s -C "$st" -j"$(nproc)" OUTPUT="$out" \
 	VMLINUX_BTF="$work/kernel-patched/vmlinux" KDIR="$work/kernel-patched" \
 	"$out/test_progs" "$out/test_verifier" >>"$log" 2>&1 ||
 	die "the selftests do not build (see $log)"
@@ -93,7 +94,7 @@ gcc -O2 -Wall -Werror -static -o "$work/rm" "$here/tests/selftests/rm.c" ||
 echo "built in $(( $(date +%s) - start )) s" >"$work/build-time.txt"
 
 # The guest's /tests/selftests: the tests and what they read, bash (for
-# test_bprm_opts), and glibc's loader and libraries for urandom_read.
+# test_bprm_opts), and glibc's loader and the libraries the tests use.
 image() {
 	k=$1 testmod=$2
 	list=$work/selftests-$k.list
@@ -113,8 +114,15 @@ image() {
 			[ -x "$f" ] && mode=0755
 			echo "file /tests/selftests/$(basename "$f") $f $mode 0 0"
 		done
-		for lib in $(ldd "$out/urandom_read" | sed -n 's|.*\(/lib[^ ]*\) .*|\1|p'); do
-			echo "dir $(dirname "$lib") 0755 0 0"
+		for lib in $(for f in test_progs test_verifier urandom_read xdp_synproxy; do
+				ldd "$out/$f"
+			done | sed -n 's|.*[> \t]\(/lib[^ ]*\) (.*|\1|p'); do
+			# Each directory above the library, from the top.
+			d=
+			for part in $(dirname "$lib" | tr / ' '); do
+				d=$d/$part
+				echo "dir $d 0755 0 0"
+			done
 			echo "file $lib $(realpath "$lib") 0755 0 0"
 		done
 	} | awk '!seen[$0]++' >"$list"
