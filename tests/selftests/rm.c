@@ -4,7 +4,7 @@
  * test_local_storage copies /bin/rm and runs the copy under another name
  * to see the LSM stop it from removing itself.  The image's rm is busybox,
  * which run under another name is no rm at all, so the selftests boot
- * mounts this one over /bin/rm: `rm [-f] [-r] FILE...`, no more.
+ * puts this one in place of /bin/rm: `rm [-f] [-r] FILE...`, no more.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>

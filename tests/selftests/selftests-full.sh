@@ -17,9 +17,13 @@ cd /tests/selftests || exit 1
 
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-# The image's rm is busybox, which test_local_storage cannot copy and run
-# under another name (tests/selftests/rm.c).
-mount --bind /tests/selftests/rm /bin/rm
+# The root file system writable, as a distribution's is (the tests write
+# beside themselves), and an rm that is not busybox: test_local_storage
+# copies /bin/rm and runs the copy under another name
+# (tests/selftests/rm.c).  /bin/rm is a symbolic link to busybox, which
+# a bind mount or the initramfs would follow and overwrite.
+mount -o remount,rw /
+busybox rm /bin/rm && busybox cp /tests/selftests/rm /bin/rm
 ip link set lo up
 ulimit -l unlimited
 

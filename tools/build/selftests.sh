@@ -166,7 +166,8 @@ boot() {
 		--memory 2G --timeout "$timeout" \
 		</dev/null >"$work/$k.console.log" 2>&1
 	echo "$k: qemu exit status $?, $(( $(date +%s) - t0 )) s" >>"$work/boot-times.txt"
-	tr -d '\r' <"$work/$k.results.txt" | grep -e '^ok ' -e '^not ok ' | sort >"$work/$k.txt"
+	# A failed test's lines again in test_progs' closing error log, once.
+	tr -d '\r' <"$work/$k.results.txt" | grep -e '^ok ' -e '^not ok ' | sort -u >"$work/$k.txt"
 }
 # Both guests at once: test_progs and test_verifier run one test at a
 # time, so each keeps about one of the two cores busy.
