@@ -27,9 +27,10 @@ busybox rm /bin/rm && busybox cp /tests/selftests/rm /bin/rm
 ip link set lo up
 ulimit -l unlimited
 
-# "#12/3    krsi_uapi/fd_zero:OK" -> "ok test_progs krsi_uapi/fd_zero"
+# "#12/3    krsi_uapi/fd_zero:OK" -> "ok test_progs krsi_uapi/fd_zero";
+# a subtest's name may have spaces ("sockmap_listen/sockmap IPv4 TCP ...").
 progs_results() {
-	sed -n 's/^#[0-9/]* *\([^ :]*\):\(OK\|FAIL\|SKIP\).*/\2 \1/p' "$1" |
+	sed -n 's/^#[0-9/]* *\(.*\):\(OK\|FAIL\|SKIP\)$/\2 \1/p' "$1" |
 	while read -r result name; do
 		case $result in
 		OK) echo "ok test_progs $name" ;;

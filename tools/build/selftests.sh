@@ -80,35 +80,11 @@ st=$tree/tools/testing/selftests/bpf
 out=$work/out
 mkdir -p "$out"
 ln -sf "$out/liburandom_read.so" "$st/liburandom_read.so"
-# What this configuration cannot build is set aside for the build, and
-# put back: ksyms_btf's programs read struct rq's cpu, which only a kernel
-# with CONFIG_SMP has, and the appliance's kernel, the base of this
-# configuration, is built for one CPU.  prog_tests/tests.h, generated
-# from the tests there are, is made again each time.
-unbuildable="prog_tests/ksyms_btf.c progs/test_ksyms_btf.c
-	progs/test_ksyms_btf_null_check.c progs/test_ksyms_weak.c"
-aside=$work/aside
-put_back() {
-	for f in $unbuildable; do
-		[ -f "$aside/$(basename "$f")" ] && mv "$aside/$(basename "$f")" "$st/$f"
-	done
-	rm -f "$st/prog_tests/tests.h"
-}
-mkdir -p "$aside"
-trap put_back EXIT
-for f in $unbuildable; do
-	[ -f "$st/$f" ] && mv "$st/$f" "$aside/"
-done
-rm -f "$st/prog_tests/tests.h"
 step "SELFTEST $out/test_progs $out/test_verifier"
-# LSKELS_EXTRA: the selftests Makefile's, without test_ksyms_weak.c.
 make -s -C "$st" -j"$(nproc)" OUTPUT="$out" \
-	LSKELS_EXTRA="test_ksyms_module.c kfunc_call_test.c kfunc_call_test_subprog.c" \
 	VMLINUX_BTF="$work/kernel-patched/vmlinux" KDIR="$work/kernel-patched" \
 	"$out/test_progs" "$out/test_verifier" >>"$log" 2>&1 ||
 	die "the selftests do not build (see $log)"
-put_back
-trap - EXIT
 # bpf_testmod.ko again, for the unpatched kernel.
 make -s -C "$pristine/tools/testing/selftests/bpf/bpf_testmod" \
 	KDIR="$work/kernel-unpatched" >>"$log" 2>&1 ||
