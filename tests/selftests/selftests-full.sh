@@ -72,6 +72,26 @@ progs() {
 echo begin >&3
 ./test_progs -l 2>/dev/null | awk '{ print NR, $0 }' >/tmp/test_progs.names
 [ -s /tmp/test_progs.names ] || echo "not ok test_progs cannot list its tests" >&3
+
+# krsi.selftests=NAME,NAME... krsi.selftests_runs=N (make selftests
+# SELFTESTS=... RUNS=N): only those tests of test_progs, N times over, to
+# tell a test that fails on one kernel from one that fails now and then.
+only= runs=1
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	krsi.selftests=*) only=${arg#krsi.selftests=} ;;
+	krsi.selftests_runs=*) runs=${arg#krsi.selftests_runs=} ;;
+	esac
+done
+if [ -n "$only" ]; then
+	names=" ($(echo "$only" | tr ',' '|'))$"
+	while [ "$runs" -gt 0 ]; do
+		grep -E "$names" /tmp/test_progs.names | progs
+		runs=$((runs - 1))
+	done
+	echo done >&3
+	exit 0
+fi
 grep -E "$lsm_tests" /tmp/test_progs.names | progs
 
 # Without -v: the verbose mode prints every program's verifier log.

@@ -7,6 +7,10 @@
 # so it is a target of its own, not part of `make test`.
 #
 # usage: selftests.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO WORK_DIR
+#
+# With SELFTESTS=NAME,NAME... (and RUNS=N, default 10) in the environment,
+# only those tests of test_progs run, N times on each kernel, and the
+# report counts how often each passed.
 set -u
 tree=$(realpath "$1")
 config=$(realpath "$2")
@@ -91,7 +95,7 @@ make -s -C "$pristine/tools/testing/selftests/bpf/bpf_testmod" \
 	die "bpf_testmod.ko does not build for the unpatched kernel (see $log)"
 gcc -O2 -Wall -Werror -static -o "$work/rm" "$here/tests/selftests/rm.c" ||
 	die "tests/selftests/rm.c"
-echo "built in $(( $(date +%s) - start )) s" >"$work/build-time.txt"
+echo "built in $(( $(date +%s) - start )) s" >"$work/build-time${SELFTESTS:+.repeat}.txt"
 
 # The guest's /tests/selftests: the tests and what they read, bash (for
 # test_bprm_opts), and glibc's loader and the libraries the tests use.
@@ -138,22 +142,36 @@ boot() {
 	k=$1
 	t0=$(date +%s)
 	"$here/run-qemu.sh" --mode test --kernel "$work/kernel-$k/arch/x86/boot/bzImage" \
-		--initrd "$work/initramfs-$k.cpio.gz" --results "$work/$k.results.txt" \
-		--memory 2G --timeout "$timeout" \
-		</dev/null >"$work/$k.console.log" 2>&1
-	echo "$k: qemu exit status $?, $(( $(date +%s) - t0 )) s" >>"$work/boot-times.txt"
+		--initrd "$work/initramfs-$k.cpio.gz" --results "$work/$k$tag.results.txt" \
+		--memory 2G --timeout "$timeout" $repeat \
+		</dev/null >"$work/$k$tag.console.log" 2>&1
+	echo "$k: qemu exit status $?, $(( $(date +%s) - t0 )) s" >>"$work/boot-times$tag.txt"
+	[ -n "$tag" ] && return
 	# A failed test's lines again in test_progs' closing error log, once.
 	tr -d '\r' <"$work/$k.results.txt" | grep -e '^ok ' -e '^not ok ' | sort -u >"$work/$k.txt"
 }
+# The repeated runs' files have names of their own (NAME.repeat...).
+repeat= tag=
+[ -n "${SELFTESTS:-}" ] && tag=.repeat &&
+	repeat="--append krsi.selftests=$SELFTESTS --append krsi.selftests_runs=${RUNS:-10}"
 # Both guests at once: test_progs and test_verifier run one test at a
 # time, so each keeps about one of the two cores busy.
-: >"$work/boot-times.txt"
+: >"$work/boot-times$tag.txt"
 for k in patched unpatched; do
 	step "BOOT     $k ($work/$k.console.log)"
 	boot $k &
 done
 wait
 
+if [ -n "${SELFTESTS:-}" ]; then
+	# How often each test passed, of how many runs, on each kernel.
+	for k in patched unpatched; do
+		tr -d '\r' <"$work/$k$tag.results.txt" | grep -e '^ok test_progs [^/]*$' \
+			-e '^not ok test_progs [^/]*$' | sed 's/^not ok /fail /; s/^ok /pass /' |
+			sort | uniq -c | sed "s/^/$k: /"
+	done | tee "$work/repeat-report.txt"
+	exit 0
+fi
 unfinished=
 for k in patched unpatched; do
 	tr -d '\r' <"$work/$k.results.txt" | grep -q '^done$' && continue
