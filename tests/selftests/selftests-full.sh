@@ -29,8 +29,9 @@ ulimit -l unlimited
 
 # "#12/3    krsi_uapi/fd_zero:OK" -> "ok test_progs krsi_uapi/fd_zero";
 # a subtest's name may have spaces ("sockmap_listen/sockmap IPv4 TCP ...").
+# A failed test's lines come again in test_progs' closing error log: once.
 progs_results() {
-	sed -n 's/^#[0-9/]* *\(.*\):\(OK\|FAIL\|SKIP\)$/\2 \1/p' "$1" |
+	sed -n 's/^#[0-9/]* *\(.*\):\(OK\|FAIL\|SKIP\)$/\2 \1/p' "$1" | awk '!seen[$0]++' |
 	while read -r result name; do
 		case $result in
 		OK) echo "ok test_progs $name" ;;
