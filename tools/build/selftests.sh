@@ -158,7 +158,7 @@ repeat= tag=
 # time, so each keeps about one of the two cores busy.
 : >"$work/boot-times$tag.txt"
 for k in patched unpatched; do
-	step "BOOT     $k ($work/$k.console.log)"
+	step "BOOT     $k ($work/$k$tag.console.log)"
 	boot $k &
 done
 wait
