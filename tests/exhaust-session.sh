@@ -14,43 +14,10 @@ set -u
 dir=$1
 timeout=$2
 console=$dir/exhaust.console.log
-input=$dir/exhaust.input
 
-rm -f "$input" && mkfifo "$input"
-: >"$console"
-./run-qemu.sh --initrd "$dir/initramfs.cpio.gz" --timeout "$timeout" \
-	<"$input" >"$console" 2>&1 &
-qemu=$!
-# QEMU's input stays open between the lines typed.
-exec 3>"$input"
-
-# await TEXT: wait until the console has shown TEXT; fails when QEMU has
-# ended, or after TIMEOUT seconds.
-await() {
-	waited=0
-	until tr -d '\r' <"$console" | grep -q -F -- "$1"; do
-		kill -0 "$qemu" 2>/dev/null && [ "$waited" -lt "$timeout" ] || return 1
-		sleep 1
-		waited=$((waited + 1))
-	done
-}
-
-# type LINE, as typed on the serial console.
-type_line() {
-	printf '%s\r' "$1" >&3
-}
-
-# step WHAT TEXT LINE [WAIT]: once the console shows TEXT (and WAIT more
-# seconds), type LINE; else say that WHAT did not happen.
-step() {
-	if await "$2"; then
-		sleep "${4:-0}"
-		type_line "$3"
-	else
-		echo "not ok exhaust: $1 (see $console)"
-		return 1
-	fi
-}
+. tests/lib/console-session.sh
+console_boot exhaust "$console" "$timeout" --initrd "$dir/initramfs.cpio.gz" ||
+	{ echo "not ok exhaust: no FIFO for the console at $console.input"; exit 1; }
 
 asked=
 step "the demo user's prompt" 'demo$ ' /tests/exhaust.sh &&
@@ -60,10 +27,8 @@ step "the demo user's prompt" 'demo$ ' /tests/exhaust.sh &&
 		/tests/after_exhaust.sh &&
 	step "the end of root's checks" "after_exhaust: done" 'reboot -f' &&
 	asked=1
-exec 3>&-
-wait "$qemu"
+console_end
 status=$?
-rm -f "$input"
 
 tr -d '\r' <"$console" | grep -e '^ok ' -e '^not ok '
 # What the shell says when fork() fails with EAGAIN: the fork bomb ran into

@@ -16,33 +16,10 @@ name=$2
 dir=$3
 timeout=$4
 console=$dir/$name.console.log
-input=$dir/$name.input
 
-rm -f "$input" && mkfifo "$input"
-: >"$console"
-./run-qemu.sh --arch "$arch" --timeout "$timeout" <"$input" >"$console" 2>&1 &
-qemu=$!
-exec 3>"$input"
-
-# await TEXT: wait until the console has shown TEXT; fails when QEMU has
-# ended, or after TIMEOUT seconds.
-await() {
-	waited=0
-	until tr -d '\r' <"$console" | grep -q -F -- "$1"; do
-		kill -0 "$qemu" 2>/dev/null && [ "$waited" -lt "$timeout" ] || return 1
-		sleep 1
-		waited=$((waited + 1))
-	done
-}
-
-step() {
-	if await "$2"; then
-		printf '%s\r' "$3" >&3
-	else
-		echo "not ok $name: $1 (see $console)"
-		return 1
-	fi
-}
+. tests/lib/console-session.sh
+console_boot "$name" "$console" "$timeout" --arch "$arch" ||
+	{ echo "not ok $name: no FIFO for the console at $console.input"; exit 1; }
 
 asked=
 step "the demo user's prompt" 'demo$ ' \
@@ -50,10 +27,8 @@ step "the demo user's prompt" 'demo$ ' \
 	step "root's prompt after the demo user's exit" 'root@krsi:/# ' \
 		'krsi status | sed "s/^/status: /"; reboot -f' &&
 	asked=1
-exec 3>&-
-wait "$qemu"
+console_end
 status=$?
-rm -f "$input"
 
 tr -d '\r' <"$console" >"$dir/$name.clean"
 ok() { echo "ok $name: $1"; }
