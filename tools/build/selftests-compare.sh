@@ -4,8 +4,8 @@
 # "ok NAME", "ok NAME # SKIP" and "not ok NAME" lines: every test that
 # passes without the series must pass with it, unless EXPECTED, a list of
 # "NAME reason" lines (NAME as in the results, "test_progs lsm_cgroup";
-# the intended changes the cover letter names), says otherwise.  Prints the counts and every difference; exits 1 on a
-# regression.
+# the intended changes the cover letter names), says otherwise.  Prints
+# the counts and every difference; exits 1 on a regression.
 #
 # usage: selftests-compare.sh UNPATCHED PATCHED EXPECTED
 set -u
