@@ -30,15 +30,21 @@ struct reading {
 };
 
 /*
- * Flush stdout and keep the errno of the first write that failed: stdio
- * drops a buffer it could not write, so a later flush would succeed, and
- * only the failed write's errno says why (ENOSPC, EPIPE).
+ * Keep the errno of the first write to stdout that failed (@failed, with
+ * errno cleared before it): stdio drops a buffer it could not write, so a
+ * later flush would succeed, and only the failed write's errno says why
+ * (ENOSPC, EPIPE).
  */
+static void note_write(struct reading *r, bool failed)
+{
+	if (failed && !r->write_err)
+		r->write_err = errno ? -errno : -EIO;
+}
+
 static void flush_out(struct reading *r)
 {
 	errno = 0;
-	if ((fflush(stdout) || ferror(stdout)) && !r->write_err)
-		r->write_err = errno ? -errno : -EIO;
+	note_write(r, fflush(stdout) || ferror(stdout));
 }
 
 /* Parse @line (a copy: parsing decodes in place) and say if it is wanted. */
@@ -66,6 +72,7 @@ static bool parse(struct reading *r, const struct strbuf *line, struct event_vie
 static void print(struct reading *r, const struct strbuf *line,
 		  const struct event_view *v)
 {
+	errno = 0;
 	if (r->o->json) {
 		fwrite(line->buf, 1, line->len, stdout);
 	} else {
@@ -74,8 +81,7 @@ static void print(struct reading *r, const struct strbuf *line,
 		fwrite(r->text.buf ? r->text.buf : "", 1, r->text.len, stdout);
 	}
 	putchar('\n');
-	if (ferror(stdout) && !r->write_err)
-		r->write_err = errno ? -errno : -EIO;
+	note_write(r, ferror(stdout));
 }
 
 static void print_line(struct reading *r, const struct strbuf *line)
