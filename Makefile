@@ -107,7 +107,8 @@ LDFLAGS := -static -s
 BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build bench check-series selftests deps build-times \
+.PHONY: all kernel userspace run test test-build bench check-series selftests selftests-v1 deps \
+	build-times \
 	clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
@@ -130,6 +131,7 @@ help:
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
+	@echo "make selftests-v1  the series' KRSI selftests on v1 (6dbe1e6), where each must fail"
 	@echo "make build-times   a cold build in a scratch dir, timed stage by stage"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"
@@ -165,6 +167,12 @@ selftests: deps all $(BUILD)/gen_init_cpio
 	tools/build/selftests.sh $(KSRC) $(KOUT)/.config $(BUILD)/gen_init_cpio \
 		$(BUILD)/selftests/full
 
+# The series' KRSI selftests, the reproducers of what the review of v1
+# found, on v1 itself (tools/build/selftests-v1.sh): two more kernels.
+selftests-v1: deps all $(BUILD)/gen_init_cpio $(BPFTOOL)
+	tools/build/selftests-v1.sh $(KSRC) $(KOUT)/.config $(BUILD)/gen_init_cpio \
+		$(BPFTOOL) $(BUILD)/selftests/v1
+
 # Where a cold build's time goes: everything make test needs, built again
 # in $(BUILD)/build-times/ with an empty ccache (tools/build/build-times.sh).
 build-times: deps
@@ -181,8 +189,9 @@ check-series: deps $(BUILD)/kernel.stamp
 # + the architecture's own (kernel/$(ARCH).config).  Only these inputs
 # rebuild it.
 KCONFIGS      := kernel/krsi.config kernel/$(ARCH).config
+# The cover letter is not applied: editing it rebuilds nothing.
 KERNEL_INPUTS := $(KTARBALL) $(KCONFIGS) kernel/patches/series \
-	$(wildcard kernel/patches/*.patch) \
+	$(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch)) \
 	tools/build/prepare-kernel.sh tools/build/check-config.sh
 
 $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
