@@ -87,6 +87,22 @@ grep -q '^CONFIG_SECURITY_BPF=y' "$work/kernel-patched/.config" ||
 st=$tree/tools/testing/selftests/bpf
 out=$work/out
 mkdir -p "$out"
+# Mainline's later fixes of 6.1's tests that the comparison needs
+# (kernel/selftests-fixes/), in the tree while the tests build and taken
+# out after: they are not the series'.  One a run cut short left is
+# taken out first.
+fixed=
+unfix() {
+	for p in $fixed; do
+		git -C "$tree" apply -R "$p" || echo "selftests: cannot take $p out of $tree" >&2
+	done
+}
+trap unfix EXIT
+for p in "$here"/kernel/selftests-fixes/*.patch; do
+	git -C "$tree" apply --check -R "$p" 2>/dev/null && git -C "$tree" apply -R "$p"
+	git -C "$tree" apply "$p" || die "$p does not apply to $tree"
+	fixed="$p $fixed"
+done
 ln -sf "$out/liburandom_read.so" "$st/liburandom_read.so"
 step "SELFTEST $out/test_progs $out/test_verifier"
 make -s -C "$st" -j"$(nproc)" OUTPUT="$out" \
@@ -97,12 +113,15 @@ make -s -C "$st" -j"$(nproc)" OUTPUT="$out" \
 make -s -C "$pristine/tools/testing/selftests/bpf/bpf_testmod" \
 	KDIR="$work/kernel-unpatched" >>"$log" 2>&1 ||
 	die "bpf_testmod.ko does not build for the unpatched kernel (see $log)"
+unfix
+fixed=
 gcc -O2 -Wall -Werror -static -o "$work/rm" "$here/tests/selftests/rm.c" ||
 	die "tests/selftests/rm.c"
 echo "built in $(( $(date +%s) - start )) s" >"$work/build-time$tag.txt"
 
-# The guest's /tests/selftests: the tests and what they read, bash (for
-# test_bprm_opts), and glibc's loader and the libraries the tests use.
+# The guest's /tests/selftests: the tests and what they read or run
+# (the selftests' bpftool, ima_setup.sh), bash (for test_bprm_opts and
+# ima_setup.sh), and glibc's loader and the libraries the tests use.
 image() {
 	k=$1 testmod=$2
 	list=$work/selftests-$k.list
@@ -116,13 +135,15 @@ image() {
 		echo "file /tests/selftests/bpf_testmod.ko $testmod 0644 0 0"
 		for f in "$out"/*.bpf.o "$out"/test_progs "$out"/test_verifier \
 			 "$out"/urandom_read "$out"/liburandom_read.so "$out"/xdp_synproxy \
+			 "$out"/tools/sbin/bpftool "$st"/ima_setup.sh \
 			 "$st"/progs/btf_dump_test_case_*.c; do
 			[ -f "$f" ] || continue
 			mode=0644
 			[ -x "$f" ] && mode=0755
 			echo "file /tests/selftests/$(basename "$f") $f $mode 0 0"
 		done
-		for lib in $(for f in test_progs test_verifier urandom_read xdp_synproxy; do
+		for lib in $(for f in test_progs test_verifier urandom_read xdp_synproxy \
+				      tools/sbin/bpftool; do
 				ldd "$out/$f"
 			done | sed -n 's|.*[> \t]\(/lib[^ ]*\) (.*|\1|p'); do
 			# Each directory above the library, from the top.
