@@ -15,8 +15,9 @@ done
 /tests/test_progs ${names:+-t "$names"} >"$out" 2>&1
 status=$?
 cat "$out"
-# "#12/3    krsi_uapi/fd_zero:OK", "#12      krsi_uapi:FAIL", ...
-sed -n 's/^#[0-9/]* *\([^ :]*\):\(OK\|FAIL\|SKIP\).*/\2 \1/p' "$out" |
+# "#12/3    krsi_uapi/fd_zero:OK", "#12      krsi_uapi:FAIL", ...; a
+# failed test's lines come again in test_progs' closing error log: once.
+sed -n 's/^#[0-9/]* *\([^ :]*\):\(OK\|FAIL\|SKIP\).*/\2 \1/p' "$out" | awk '!seen[$0]++' |
 while read -r result name; do
 	case $result in
 	OK) echo "ok selftests: $name" ;;

@@ -139,9 +139,7 @@ boot() {
 	"$here/run-qemu.sh" --mode test --kernel "$work/kernel-$2/arch/x86/boot/bzImage" \
 		--initrd "$work/initramfs.cpio.gz" --results "$work/$1.results.txt" \
 		--timeout 600 --append "krsi.tests=$1" </dev/null >"$work/$1.console.log" 2>&1
-	# A failed test's lines come again in test_progs' closing error log.
-	tr -d '\r' <"$work/$1.results.txt" | grep -e '^ok ' -e '^not ok ' |
-		awk '!seen[$0]++' >"$work/$1.txt"
+	tr -d '\r' <"$work/$1.results.txt" | grep -e '^ok ' -e '^not ok ' >"$work/$1.txt"
 }
 for t in $tests; do
 	if [ $t = krsi_audit_only ]; then
