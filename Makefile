@@ -169,9 +169,9 @@ selftests: deps all $(BUILD)/gen_init_cpio
 
 # The series' KRSI selftests, the reproducers of what the review of v1
 # found, on v1 itself (tools/build/selftests-v1.sh): two more kernels.
-selftests-v1: deps all $(BUILD)/gen_init_cpio $(BPFTOOL)
+selftests-v1: deps all $(BUILD)/gen_init_cpio $(BPFTOOL) $(BUILD)/test/lockdown/acpi.cpio
 	tools/build/selftests-v1.sh $(KSRC) $(KOUT)/.config $(BUILD)/gen_init_cpio \
-		$(BPFTOOL) $(BUILD)/selftests/v1
+		$(BPFTOOL) $(BUILD)/test/lockdown/acpi.cpio $(BUILD)/selftests/v1
 
 # Where a cold build's time goes: everything make test needs, built again
 # in $(BUILD)/build-times/ with an empty ccache (tools/build/build-times.sh).
@@ -552,14 +552,17 @@ $(LOCKDOWN_DIR)/ssdt.aml: tests/lockdown/ssdt.dsl
 	$(Q)mkdir -p $(dir $@)
 	$(Q)iasl -p $(abspath $(basename $@)) $< >/dev/null
 
-$(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/ssdt.aml $(TEST_DIR)/initramfs.cpio.gz \
-		$(BUILD)/gen_init_cpio
+# The table alone is also what make selftests-v1 puts before its image.
+$(LOCKDOWN_DIR)/acpi.cpio: $(LOCKDOWN_DIR)/ssdt.aml $(BUILD)/gen_init_cpio
 	$(call msg,CPIO,$@)
 	$(Q)printf '%s\n' "dir /kernel 0755 0 0" "dir /kernel/firmware 0755 0 0" \
 		"dir /kernel/firmware/acpi 0755 0 0" \
 		"file /kernel/firmware/acpi/ssdt.aml $< 0644 0 0" >$(LOCKDOWN_DIR)/acpi.list
-	$(Q)$(BUILD)/gen_init_cpio $(LOCKDOWN_DIR)/acpi.list >$@.tmp
-	$(Q)cat $(TEST_DIR)/initramfs.cpio.gz >>$@.tmp && mv $@.tmp $@
+	$(Q)$(BUILD)/gen_init_cpio $(LOCKDOWN_DIR)/acpi.list >$@
+
+$(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/acpi.cpio $(TEST_DIR)/initramfs.cpio.gz
+	$(call msg,CPIO,$@)
+	$(Q)cat $^ >$@
 
 ifeq ($(ARCH),x86_64)
 test-build: $(HOST_TESTS) $(TEST_DIR)/initramfs.cpio.gz $(BUILD)/kernel-audit.stamp \

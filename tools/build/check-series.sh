@@ -28,10 +28,7 @@ git -C "$src" clean -q -fdx
 mkdir -p "$out"
 
 kmake() {
-	make -s -C "$src" O="$(realpath "$out")" -j"$(nproc)" \
-		CC="ccache gcc" HOSTCC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP=2019-09-10 KBUILD_BUILD_USER=krsi \
-		KBUILD_BUILD_HOST=appliance "$@"
+	"$(dirname "$0")/kmake.sh" "$src" "$out" "$@"
 }
 
 # build WHAT [scripts/config ARGS...]: olddefconfig drops the options a step

@@ -32,9 +32,7 @@ step() { echo "  $*"; }
 kmake() {
 	src=$1 out=$2
 	shift 2
-	make -s -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP=2019-09-10 KBUILD_BUILD_USER=krsi \
-		KBUILD_BUILD_HOST=appliance "$@" >>"$log" 2>&1
+	"$here/tools/build/kmake.sh" "$src" "$out" "$@" >>"$log" 2>&1
 }
 
 # configure SRC OUT: the appliance's configuration, the kernel's list for
@@ -96,6 +94,7 @@ unfix() {
 	for p in $fixed; do
 		git -C "$tree" apply -R "$p" || echo "selftests: cannot take $p out of $tree" >&2
 	done
+	fixed=
 }
 trap unfix EXIT
 for p in "$here"/kernel/selftests-fixes/*.patch; do
@@ -114,7 +113,6 @@ make -s -C "$pristine/tools/testing/selftests/bpf/bpf_testmod" \
 	KDIR="$work/kernel-unpatched" >>"$log" 2>&1 ||
 	die "bpf_testmod.ko does not build for the unpatched kernel (see $log)"
 unfix
-fixed=
 gcc -O2 -Wall -Werror -static -o "$work/rm" "$here/tests/selftests/rm.c" ||
 	die "tests/selftests/rm.c"
 echo "built in $(( $(date +%s) - start )) s" >"$work/build-time$tag.txt"
