@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -49,6 +48,7 @@
 #include "errname.h"
 #include "event_format.h"
 #include "krsi.h"
+#include "ringbuf.h"
 #include "sysbpf.h"
 
 #define STREAM_DEV		"/dev/ttyS2"
@@ -65,20 +65,10 @@
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
-/* A ring buffer record's header: length, busy and discard bits. */
-#define RINGBUF_BUSY		(1U << 31)
-#define RINGBUF_DISCARD		(1U << 30)
-#define RINGBUF_HDR		8
-
-/* One policy's ring buffer, mapped: consumer page writable, data read-only. */
+/* One policy's ring buffer (tools/lib/ringbuf.c), consumed once logged. */
 struct ring {
 	const struct policy *p;
-	int fd;
-	unsigned long *consumer;
-	const unsigned long *producer;
-	const char *data;
-	size_t size, map_size;
-	unsigned long pos;	/* read up to here; consumed once logged */
+	struct ringbuf rb;
 	bool gone;		/* its policy was detached: drain, then close */
 };
 
@@ -362,41 +352,23 @@ static int map_id(int fd, __u32 *type, __u32 *max_entries, __u32 *id)
 
 static int add_ring(const struct policy *p, int fd, size_t size)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
 	struct ring *r, *grown;
-	void *cons, *prod;
+	int err;
 
 	grown = realloc(d.rings, (d.nr_rings + 1) * sizeof(*d.rings));
 	if (!grown)
 		return -ENOMEM;
 	d.rings = grown;
-	/* The consumer page is ours to write, the rest is read-only. */
-	cons = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (cons == MAP_FAILED)
-		return -errno;
-	prod = mmap(NULL, page + 2 * size, PROT_READ, MAP_SHARED, fd, page);
-	if (prod == MAP_FAILED) {
-		int err = -errno;
-
-		munmap(cons, page);
-		return err;
-	}
 	r = &d.rings[d.nr_rings];
 	memset(r, 0, sizeof(*r));
 	r->p = p;
-	r->fd = fd;
-	r->consumer = cons;
-	r->producer = prod;
-	r->data = (const char *)prod + page;
-	r->size = size;
-	r->map_size = page + 2 * size;
-	r->pos = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+	err = ringbuf_map(&r->rb, fd, size);
+	if (err)
+		return err;
 	if (epoll_ctl(d.epoll, EPOLL_CTL_ADD, fd,
 		      &(struct epoll_event){ .events = EPOLLIN })) {
-		int err = -errno;
-
-		munmap(cons, page);
-		munmap(prod, r->map_size);
+		err = -errno;
+		ringbuf_unmap(&r->rb);
 		return err;
 	}
 	d.nr_rings++;
@@ -566,9 +538,11 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int keep(size_t ring, unsigned long pos, const void *rec, size_t size)
+/* ringbuf_walk()'s callback: a record of ring *@ctx into the batch. */
+static int keep(const void *rec, size_t size, unsigned long pos, void *ctx)
 {
 	const struct krsi_event *ev = rec;
+	size_t ring = *(const size_t *)ctx;
 	struct drained *grown;
 
 	if (d.nr_batch == d.batch_cap) {
@@ -591,27 +565,13 @@ static int keep(size_t ring, unsigned long pos, const void *rec, size_t size)
 static void drain_ring(size_t i)
 {
 	struct ring *r = &d.rings[i];
-	unsigned long prod = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
-	unsigned long cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
-
 	/* Only before the lock can another consumer move it: say so. */
-	if (cons > r->pos) {
-		emit_reader("error", 0, "%lu bytes of %s's records taken by another reader",
-			    cons - r->pos, r->p->name);
-		r->pos = cons;
-	}
-	while (r->pos < prod) {
-		const char *rec = r->data + (r->pos & (r->size - 1));
-		unsigned int len = __atomic_load_n((const unsigned int *)rec,
-						   __ATOMIC_ACQUIRE);
-		unsigned int size = len & ~(RINGBUF_BUSY | RINGBUF_DISCARD);
+	unsigned long taken = ringbuf_taken(&r->rb);
 
-		if ((len & RINGBUF_BUSY) || size > r->size)
-			break;
-		if (!(len & RINGBUF_DISCARD) && keep(i, r->pos, rec + RINGBUF_HDR, size))
-			break;
-		r->pos += (size + RINGBUF_HDR + 7) & ~7UL;
-	}
+	if (taken)
+		emit_reader("error", 0, "%lu bytes of %s's records taken by another reader",
+			    taken, r->p->name);
+	ringbuf_walk(&r->rb, keep, &i);
 }
 
 /*
@@ -687,11 +647,10 @@ static void log_counter(struct counter *c)
 
 static void close_ring(struct ring *r)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
+	int fd = r->rb.fd;
 
-	munmap(r->consumer, page);
-	munmap((void *)r->producer, r->map_size);
-	close(r->fd);
+	ringbuf_unmap(&r->rb);
+	close(fd);
 }
 
 /* Forget the sources of policies that went, now that they are drained. */
@@ -726,7 +685,7 @@ static void unread_from(size_t from)
 		for (j = from; j < i && d.batch[j].ring != d.batch[i].ring; j++)
 			;
 		if (j == i)	/* the first of its ring left */
-			d.rings[d.batch[i].ring].pos = d.batch[i].pos;
+			d.rings[d.batch[i].ring].rb.pos = d.batch[i].pos;
 	}
 }
 
@@ -736,7 +695,7 @@ static void consume(void)
 	size_t i;
 
 	for (i = 0; i < d.nr_rings; i++)
-		__atomic_store_n(d.rings[i].consumer, d.rings[i].pos, __ATOMIC_RELEASE);
+		ringbuf_consume(&d.rings[i].rb);
 	drop_gone();
 }
 
