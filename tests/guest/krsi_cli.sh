@@ -29,6 +29,19 @@ done
 expect 0 "cli: --help" krsi --help
 expect 2 "cli: unknown command exits 2" krsi frobnicate
 check "cli: unknown command named" says "unknown command 'frobnicate'"
+# Each command checks its own arguments, and says what it takes.
+for cmd in policies hooks lock why logd; do
+	expect 2 "cli: $cmd refuses an argument" krsi $cmd stray
+	check "cli: $cmd says it takes none" says "^krsi: $cmd takes no argument$"
+done
+for cmd in list status; do
+	expect 2 "cli: $cmd refuses an argument but --json" krsi $cmd --yaml
+	check "cli: $cmd says it takes only --json" says "^krsi: $cmd takes only --json$"
+done
+expect 2 "cli: hook wants one argument" krsi hook
+check "cli: hook says so" says "^krsi: hook takes one argument$"
+expect 2 "cli: events --uid beyond 32 bits" krsi events --uid 4294967296
+check "cli: events says which uids there are" says "uid up to 4294967295, not '4294967296'"
 
 expect 0 "cli: policies" krsi policies
 for p in no_module_load protect_init no_tmp_exec wx protect_secret protect_log audit_exec \

@@ -8,6 +8,7 @@
  * them (KRSI_USER_LOG_DIR/UID, theirs alone to read).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,18 @@
 #include "krsi.h"
 
 #define FOLLOW_MS	100
+
+/* What `krsi events` shows, and how. */
+struct events_options {
+	long last;		/* the last N records, or -1 for all */
+	bool follow;		/* then follow the log */
+	int timeout_ms;		/* stop following after this, or -1 */
+	bool json;
+	bool mine;		/* the caller's own records, from their log */
+	const char *policy;	/* only this policy's records, or NULL */
+	long long uid;		/* only this user's records, or -1 */
+	unsigned long long since_ns, since_seq;
+};
 
 struct reading {
 	const struct events_options *o;
@@ -257,7 +270,7 @@ static int print_last(struct reading *r, struct log_cursor *c, long n,
 	return err;
 }
 
-int events_run(const struct events_options *o)
+static int events_run(const struct events_options *o)
 {
 	struct reading r = { .o = o, .uid = getuid() };
 	struct events_options from = *o;
@@ -346,7 +359,7 @@ static void explain(const struct event_view *v)
  * `krsi why`: the caller's last denial, from the caller's own records,
  * with the policy's guarantee and what to read about it.
  */
-int why_run(void)
+static int why_run(void)
 {
 	struct events_options o = { .mine = true, .uid = -1, .last = -1 };
 	struct reading r = { .o = &o, .uid = getuid() };
@@ -384,4 +397,125 @@ int why_run(void)
 	sb_free(&r.text);
 	log_cursor_close(&c);
 	return status;
+}
+
+/* A number of events or seconds for `krsi events`: positive, or -1. */
+static double positive(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0)) {
+		fprintf(stderr, "krsi: events: %s wants a positive number, not '%s'\n",
+			opt, arg);
+		return -1;
+	}
+	return v;
+}
+
+/* A whole number for --uid and --seq: 0 or more, or -1. */
+static long long whole(const char *opt, const char *arg)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || v < 0) {
+		fprintf(stderr, "krsi: events: %s wants a whole number, not '%s'\n",
+			opt, arg);
+		return -1;
+	}
+	return v;
+}
+
+/* `krsi events [OPTIONS]`: its options, then events_run(). */
+int cmd_events(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "mine", no_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "uid", required_argument, NULL, 'u' },
+		{ "since", required_argument, NULL, 's' },
+		{ "seq", required_argument, NULL, 'q' },
+		{ "follow", no_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct events_options o = { .last = -1, .timeout_ms = -1, .uid = -1 };
+	double v;
+	long long n;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "n:t:f", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			v = positive("-n", optarg);
+			/* (long)v of a value beyond its range is undefined. */
+			if (v < 0 || v > 1e15 || v != (long)v) {
+				if (v > 1e15)
+					fprintf(stderr, "krsi: events: -n wants a whole number up to 10^15\n");
+				return EXIT_USAGE;
+			}
+			o.last = (long)v;
+			break;
+		case 't':
+			/* Following for SECONDS, as `krsi events -t` always did. */
+			v = positive("-t", optarg);
+			if (v < 0 || v > 86400 * 24)
+				return EXIT_USAGE;
+			o.timeout_ms = (int)(v * 1000);
+			o.follow = true;
+			break;
+		case 's':
+			v = positive("--since", optarg);
+			if (v < 0 || v > 1e10) {
+				if (v > 1e10)
+					fprintf(stderr, "krsi: events: --since wants seconds of uptime, up to 10^10\n");
+				return EXIT_USAGE;
+			}
+			o.since_ns = (unsigned long long)(v * 1e9);
+			break;
+		case 'u':
+		case 'q':
+			n = whole(opt == 'u' ? "--uid" : "--seq", optarg);
+			if (opt == 'u' && n > 0xffffffffLL)
+				fprintf(stderr, "krsi: events: --uid wants a uid up to %u, not '%s'\n",
+					0xffffffffU, optarg);
+			if (n < 0 || (opt == 'u' && n > 0xffffffffLL))
+				return EXIT_USAGE;
+			if (opt == 'u')
+				o.uid = n;
+			else
+				o.since_seq = n;
+			break;
+		case 'p':
+			/* A policy's name, or the reader's own records. */
+			if (strcmp(optarg, "reader") && !policy_find(optarg))
+				return EXIT_USAGE;
+			o.policy = optarg;
+			break;
+		case 'f': o.follow = true; break;
+		case 'j': o.json = true; break;
+		case 'm': o.mine = true; break;
+		default:
+			fprintf(stderr, "krsi: events: krsi help lists its options\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "krsi: events: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	return events_run(&o);
+}
+
+int cmd_why(int argc, char **argv)
+{
+	if (args_none(argc, argv))
+		return EXIT_USAGE;
+	return why_run();
 }

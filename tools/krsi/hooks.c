@@ -68,10 +68,13 @@ static int count_lines(const char *s)
 	return n;
 }
 
-int hooks_list(void)
+int cmd_hooks(int argc, char **argv)
 {
 	struct dirent **hooks;
 	int n, i, unreadable = 0;
+
+	if (args_none(argc, argv))
+		return EXIT_USAGE;
 
 	n = scandir(KRSI_HOOK_DIR, &hooks, NULL, alphasort);
 	if (n < 0) {
@@ -166,16 +169,21 @@ static void show_prog(const char *hook, const struct hook_program *prog,
 							   info.run_cnt) : 0ULL);
 }
 
-int hook_show(const char *hook)
+int cmd_hook(int argc, char **argv)
 {
 	static struct hook_program progs[KRSI_MAX_HOOK_PROGS];
+	const char *hook = argv[1];
 	char proto[512];
-	int err = btf_hook_proto(hook, proto, sizeof(proto)), stats, n, i;
+	int err, stats, n, i;
+
+	if (args_one(argc, argv))
+		return EXIT_USAGE;
+	err = btf_hook_proto(hook, proto, sizeof(proto));
 
 	if (err == -ENOENT || !hook_default(hook) || strchr(hook, '/')) {
 		fprintf(stderr, "krsi: hook: no LSM hook '%s' (krsi hooks lists them)\n",
 			hook);
-		return 2;
+		return EXIT_USAGE;
 	}
 	printf("%s\n", err ? "(prototype: the kernel's BTF cannot be read)" : proto);
 	printf("default:  %s\n", default_text(hook));
@@ -195,14 +203,15 @@ int hook_show(const char *hook)
 	return 0;
 }
 
-int stats_set(const char *on_off)
+int cmd_stats(int argc, char **argv)
 {
+	const char *on_off = argv[1];
 	int fd, err = 0;
 	bool on;
 
-	if (!on_off || (strcmp(on_off, "on") && strcmp(on_off, "off"))) {
+	if (argc != 2 || (strcmp(on_off, "on") && strcmp(on_off, "off"))) {
 		fprintf(stderr, "krsi: stats takes on or off\n");
-		return 2;
+		return EXIT_USAGE;
 	}
 	on = !strcmp(on_off, "on");
 	fd = open(STATS_SYSCTL, O_WRONLY | O_CLOEXEC);

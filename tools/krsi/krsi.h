@@ -132,13 +132,6 @@ int policy_set_mode(const struct policy *p, enum krsi_mode mode);
  */
 int policy_map_fd(const struct policy *p, const char *map, __u32 flags);
 
-/*
- * `krsi hooks`, `krsi hook NAME` and `krsi stats on|off` (hooks.c): the
- * exit status.
- */
-int hooks_list(void);
-int hook_show(const char *hook);
-int stats_set(const char *on_off);
 
 /*
  * The audit log (`krsi logd` writes it, `krsi events` reads it), and the
@@ -148,8 +141,6 @@ int stats_set(const char *on_off);
 #define KRSI_USER_LOG_DIR	KRSI_LOG_DIR "/uid"
 #define KRSI_READER_STATE	KRSI_LOG_DIR "/reader"
 
-/* `krsi logd`: start the audit reader; the exit status (logd.c). */
-int logd_run(void);
 
 /* What reader_state() says of the reader (reader.c). */
 enum {
@@ -184,24 +175,41 @@ int task_mark(const struct policy *p, const char *map, pid_t pid, bool set);
  */
 int proc_start_time(pid_t pid, unsigned long long *start);
 
-/* What `krsi events` shows, and how (events.c). */
-struct events_options {
-	long last;		/* the last N records, or -1 for all */
-	bool follow;		/* then follow the log */
-	int timeout_ms;		/* stop following after this, or -1 */
-	bool json;
-	bool mine;		/* the caller's own records, from their log */
-	const char *policy;	/* only this policy's records, or NULL */
-	long long uid;		/* only this user's records, or -1 */
-	unsigned long long since_ns, since_seq;
-};
-
-/* `krsi events` and `krsi why`: the exit status. */
-int events_run(const struct events_options *o);
-int why_run(void);
-
-/* 1 locked, 0 not, or a negative errno when there is no lock to ask. */
+/* 1 locked, 0 not, or a negative errno when there is no lock to ask (lock.c). */
 int krsi_locked(void);
+
+/*
+ * The commands (main.c's table): each gets its arguments with its own
+ * name as argv[0], checks them and returns the exit status: 0, 1 when it
+ * failed (the message names the policy, the hook and the errno), or
+ * EXIT_USAGE.
+ */
+#define EXIT_USAGE 2
+
+int cmd_list(int argc, char **argv);		/* list.c */
+int cmd_status(int argc, char **argv);		/* status.c */
+int cmd_lock(int argc, char **argv);		/* lock.c */
+int cmd_attach(int argc, char **argv);		/* manage.c */
+int cmd_detach(int argc, char **argv);
+int cmd_enforce(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
+int cmd_replace(int argc, char **argv);
+int cmd_policies(int argc, char **argv);
+int cmd_events(int argc, char **argv);		/* events.c */
+int cmd_why(int argc, char **argv);
+int cmd_logd(int argc, char **argv);		/* logd.c */
+int cmd_hooks(int argc, char **argv);		/* hooks.c */
+int cmd_hook(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+
+/*
+ * Argument checks (args.c): 0 when @argv, after the command's name, is
+ * empty (args_none), one word (args_one), empty or "--json" (args_json:
+ * 1 for --json); else the message, and -1.
+ */
+int args_none(int argc, char **argv);
+int args_one(int argc, char **argv);
+int args_json(int argc, char **argv);
 
 /* Print an error: "krsi: WHAT: ERRNO". */
 void error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

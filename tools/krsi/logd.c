@@ -918,12 +918,14 @@ static void run(void)
  * when it is ready: `krsi logd` returns once every ring buffer is held
  * and the log is written, so that /init may lock right after.
  */
-int logd_run(void)
+int cmd_logd(int argc, char **argv)
 {
 	int ready[2], status = 1;
 	pid_t pid;
 	char c;
 
+	if (args_none(argc, argv))
+		return EXIT_USAGE;
 	if (reader_state(&pid) == READER_RUNNING) {
 		fprintf(stderr, "krsi: logd: the reader runs already (pid %d)\n", (int)pid);
 		return 1;

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock (progs/krsi_lock.bpf.c): `krsi lock` freezes its map, after
+ * which krsi_lock refuses every change to BPF programs until reboot, and
+ * whether that happened, which the other commands ask.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "krsi.h"
+#include "sysbpf.h"
+
+/* Is the map behind @fd frozen?  Its fdinfo says so. */
+static int map_frozen(int fd)
+{
+	char path[64], line[128];
+	int frozen = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "frozen: %d", &frozen) == 1)
+			break;
+	fclose(f);
+	return frozen;
+}
+
+static const struct policy *lock_policy(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++)
+		if (!strcmp(policies[i].name, "krsi_lock"))
+			return &policies[i];
+	return NULL;
+}
+
+int krsi_locked(void)
+{
+	const struct policy *p = lock_policy();
+	int fd, frozen, pinned = p ? policy_pin_state(p) : 0;
+
+	if (pinned <= 0)
+		return pinned < 0 ? pinned : -ENOENT;
+	fd = policy_map_fd(p, "lock", BPF_F_RDONLY);
+	if (fd < 0)
+		return fd;
+	frozen = map_frozen(fd);
+	close(fd);
+	return frozen;
+}
+
+int cmd_lock(int argc, char **argv)
+{
+	const struct policy *p = lock_policy();
+	union bpf_attr attr;
+	int fd, err;
+
+	int pinned;
+
+	if (args_none(argc, argv))
+		return EXIT_USAGE;
+	pinned = p ? policy_pin_state(p) : -ENOENT;
+	if (pinned <= 0) {
+		/* Not "not attached" where it could not look. */
+		error(pinned ? pinned : -ENOENT, "lock: %s/krsi_lock%s", KRSI_PIN_DIR,
+		      pinned == -EACCES ? " (needs root)" : ": krsi_lock is not attached");
+		return 1;
+	}
+	if (krsi_locked() > 0) {
+		printf("krsi: already locked\n");
+		return 0;
+	}
+	fd = policy_map_fd(p, "lock", 0);
+	if (fd < 0) {
+		error(fd, "lock: map lock of krsi_lock");
+		return 1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	err = sys_bpf(BPF_MAP_FREEZE, &attr);
+	close(fd);
+	if (err == -EBUSY) {
+		printf("krsi: already locked\n");
+		return 0;
+	}
+	if (err) {
+		error(err, "lock: freeze the lock");
+		return 1;
+	}
+	printf("krsi: locked until reboot\n");
+	return 0;
+}

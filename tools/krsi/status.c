@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `krsi status`: enforcing or audit only, locked or not, whether the
+ * audit reader runs and is guarded, and each policy's state and links.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errname.h"
+#include "hookfile.h"
+#include "json.h"
+#include "krsi.h"
+
+#define KRSI_MODE_FILE "/sys/kernel/security/krsi/mode"
+
+/*
+ * What the kernel says of itself in KRSI_MODE_FILE, never the kernel log:
+ * as it says it ("enforcing", "audit-only") with @raw, else for people.
+ */
+static const char *enforce_mode(bool raw)
+{
+	static char line[64];
+	FILE *f = fopen(KRSI_MODE_FILE, "re");
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		snprintf(line, sizeof(line), "unknown (%s: %s)", KRSI_MODE_FILE,
+			 errname(f ? EIO : errno));
+	} else {
+		line[strcspn(line, "\n")] = '\0';
+		if (!raw && !strcmp(line, "audit-only"))
+			snprintf(line, sizeof(line), "audit only: programs run, nothing is denied");
+	}
+	if (f)
+		fclose(f);
+	return line;
+}
+
+/*
+ * The state of one policy: "attached" (the hook files list all its
+ * programs), "pins only" (in bpffs, not in the hooks), "-", or NULL with
+ * *@err set when the hook files could not be read.
+ */
+static const char *policy_state(const struct policy *p, int *err)
+{
+	int enforced = policy_enforced(p);
+
+	*err = enforced < 0 ? enforced : 0;
+	if (enforced < 0)
+		return NULL;
+	return enforced ? "attached" : policy_attached(p) ? "pins only" : "-";
+}
+
+/* "enforce" or "audit" for an attached policy, "-" or NULL (unreadable). */
+static const char *mode_name(const struct policy *p, const char *state)
+{
+	int mode;
+
+	if (!state || strcmp(state, "attached"))
+		return state ? "-" : NULL;
+	mode = policy_mode(p);
+	if (mode < 0)
+		return NULL;
+	return mode == KRSI_MODE_AUDIT ? "audit" : "enforce";
+}
+
+/*
+ * The links of attached policy @p, as the kernel describes its pins: each
+ * program's hook, link id and program id.  A link that could not be read
+ * is named with its errno.
+ */
+static void print_links(const struct policy *p, bool json)
+{
+	struct krsi_link_info info;
+	size_t i;
+
+	printf(json ? ",\"links\":[" : "%18s links:", "");
+	for (i = 0; i < p->nr_progs; i++) {
+		int err = policy_link(p, i, &info);
+
+		if (json) {
+			printf("%s{\"program\":", i ? "," : "");
+			json_str(stdout, p->progs[i].name);
+			if (err)
+				printf(",\"error\":\"%s\"}", errname(-err));
+			else
+				printf(",\"hook\":\"%s\",\"link_id\":%u,\"prog_id\":%u}",
+				       info.hook[0] ? info.hook : "", info.link_id,
+				       info.prog_id);
+		} else if (err) {
+			printf("%s %s ? (%s)", i ? "," : "", p->progs[i].name,
+			       errname(-err));
+		} else {
+			printf("%s %s %u (prog %u)", i ? "," : "",
+			       info.hook[0] ? info.hook : "(detached)",
+			       info.link_id, info.prog_id);
+		}
+	}
+	printf(json ? "]" : "\n");
+}
+
+/*
+ * The audit reader: whether it runs, and whether the policies that guard
+ * it know it.  1 when it does not run, for the exit status.
+ */
+static int print_reader(bool json)
+{
+	static const char *const marks[][2] = {
+		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
+	};
+	pid_t pid;
+	int state = reader_state(&pid), i, m;
+
+	if (json) {
+		printf(",\"reader\":{\"state\":\"%s\"", state == READER_RUNNING ?
+		       "running" : state == READER_STOPPED ? "stopped" :
+		       state == READER_DEAD ? "dead" : state == -ENOENT ?
+		       "not started" : "unknown");
+		if (state < 0 && state != -ENOENT)
+			printf(",\"error\":\"%s\"", errname(-state));
+		if (pid)
+			printf(",\"pid\":%d", (int)pid);
+	} else {
+		printf("reader:   %s", reader_state_name(state));
+		if (state < 0 && state != -ENOENT)
+			printf(" (%s: %s)", KRSI_READER_STATE, errname(-state));
+		if (pid)
+			printf(" (pid %d)", (int)pid);
+		if (state != READER_RUNNING)
+			printf(": nothing is logged");
+	}
+	for (i = 0; state == READER_RUNNING && i < 2; i++) {
+		m = reader_marked(marks[i][0], pid);
+		if (json)
+			printf(",\"%s\":%s", marks[i][1], m > 0 ? "true" :
+			       m == 0 || m == -ENOENT ? "false" : "null");
+		else if (m > 0)
+			printf("%s%s", i ? ", " : ", guarded by ", marks[i][1]);
+		else if (m < 0 && m != -ENOENT)
+			printf(", %s: ? (%s)", marks[i][1], errname(-m));
+		else
+			printf(", not known to %s", marks[i][1]);
+	}
+	printf(json ? "}" : "\n");
+	return state != READER_RUNNING;
+}
+
+static void print_status_json(int lock)
+{
+	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
+			   enforce_mode(true);
+	size_t i;
+
+	printf("{\"krsi\":");
+	json_str(stdout, mode);
+	printf(",\"lock\":\"%s\"", lock > 0 ? "locked" : lock == 0 ? "unlocked" :
+	       lock == -ENOENT ? "absent" : "unknown");
+	if (lock < 0 && lock != -ENOENT)
+		printf(",\"lock_error\":\"%s\"", errname(-lock));
+	print_reader(true);
+	printf(",\"policies\":[");
+	for (i = 0; i < nr_policies; i++) {
+		int err;
+		const char *state = policy_state(&policies[i], &err);
+
+		const char *mode = mode_name(&policies[i], state);
+
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(stdout, policies[i].name);
+		printf(",\"state\":");
+		if (state)
+			json_str(stdout, state);
+		else
+			printf("null,\"error\":\"%s\"", errname(-err));
+		printf(",\"mode\":");
+		if (mode && strcmp(mode, "-"))
+			json_str(stdout, mode);
+		else
+			printf("null");
+		if (state && !strcmp(state, "attached"))
+			print_links(&policies[i], true);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+int cmd_status(int argc, char **argv)
+{
+	int json = args_json(argc, argv), lock, status;
+	size_t i;
+
+	if (json < 0)
+		return EXIT_USAGE;
+	lock = krsi_locked();
+	status = lock < 0 && lock != -ENOENT;
+
+	for (i = 0; i < nr_policies; i++) {
+		int err;
+
+		policy_state(&policies[i], &err);
+		status |= err != 0;
+	}
+	if (json) {
+		print_status_json(lock);
+		status |= (reader_state(&(pid_t){ 0 }) != READER_RUNNING) << 1;
+		goto out;
+	}
+	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
+	       enforce_mode(false));
+	if (lock < 0 && lock != -ENOENT)
+		printf("lock:     unknown (%s: %s%s)\n", KRSI_PIN_DIR, errname(-lock),
+		       lock == -EACCES ? ", needs root" : "");
+	else
+		printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
+		       lock == 0 ? "unlocked (krsi lock)" :
+		       "no lock (krsi_lock not attached)");
+	status |= print_reader(false) << 1;
+	printf("policies:\n");
+	for (i = 0; i < nr_policies; i++) {
+		const struct policy *p = &policies[i];
+		int err;
+		const char *state = policy_state(p, &err);
+		char unknown[32];
+
+		const char *mode = mode_name(p, state);
+
+		if (!state) {
+			snprintf(unknown, sizeof(unknown), "? (%s)", errname(-err));
+			state = unknown;
+		}
+		printf("  %-16s %-9s %-7s %s\n", p->name, state, mode ? mode : "?",
+		       p->about);
+		if (!strcmp(state, "attached"))
+			print_links(p, false);
+	}
+out:
+	if (status & 1)
+		fprintf(stderr, "krsi: status: some of it could not be read (needs root)\n");
+	return status ? 1 : 0;
+}
