@@ -91,7 +91,7 @@ done
 # machine, the console and where the results port is.  s390x's console is
 # the SCLP's VT220 terminal, which -nographic puts on stdio; it has no
 # second UART, so the results go to a virtio serial port on the channel
-# subsystem, which the guest finds by its name (tests/guest/run-guest-tests.sh).
+# subsystem, which the guest finds by its name (tests/lib/run-suite.sh).
 case $arch in
 x86_64)
 	images=$here/image make=make

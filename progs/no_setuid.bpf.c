@@ -32,7 +32,7 @@
  * and tmpfs has no ACLs or extended attributes in this kernel.
  *
  * Known limits: a file that is already set-user-ID keeps its bit and can
- * still be renamed (the image has none; tests/check-image.sh would show
+ * still be renamed (the image has none; tests/checks/image.sh would show
  * one); a file system that brings set-user-ID files with it (this kernel
  * has no block device, overlayfs or FUSE, and krsi_lock refuses mounts
  * once locked); file capabilities (security.capability) and set-group-ID,

@@ -45,7 +45,7 @@
  * executable stack (PT_GNU_STACK RWX), or with a writable and executable
  * segment that the loader fills with vm_brk_flags(), gets that memory
  * from the kernel without a hook; no program of the image does (make test
- * checks: tests/check-image.sh), and no_tmp_exec keeps every other
+ * checks: tests/checks/image.sh), and no_tmp_exec keeps every other
  * program out.
  */
 #define POLICY "wx"

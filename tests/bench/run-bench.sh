@@ -11,6 +11,7 @@
 # boot policies included), and one with the boot policies attached by /init
 # (boot time).  Software emulation makes absolute times unstable: read the ratios.
 set -u
+. tests/lib/boot.sh
 
 arch=${1:-x86_64}
 build=${BUILD:-build}
@@ -19,7 +20,7 @@ if [ "$arch" = s390x ]; then
 	build=$build/s390x images=image/s390x
 fi
 dir=$build/bench
-initrd=$build/test/initramfs.cpio.gz
+initrd=$build/test/bench.initramfs.cpio.gz
 out=$dir/results.txt
 mkdir -p "$dir"
 
@@ -32,12 +33,12 @@ mkdir -p "$dir"
 bench() {
 	name=$1 append=$2
 	shift 2
-	./run-qemu.sh --arch "$arch" --icount --mode test --kernel "$images/bzImage" \
-		--initrd "$initrd" --results "$dir/$name.raw" \
-		--timeout 1800 --append "tsc=reliable norandmaps $append" "$@" </dev/null \
-		>"$dir/$name.console.log" 2>&1 ||
+	boot_guest "$name" "$dir" --arch "$arch" --icount --kernel "$images/bzImage" \
+		--initrd "$initrd" --timeout 1800 --append "tsc=reliable norandmaps $append" "$@" ||
 		echo "run-bench: the $name boot failed (see $dir/$name.console.log)" >&2
-	tr -d '\r' <"$dir/$name.raw" | grep '^bench ' >"$dir/$name.lines"
+	kernel_reports "$name" "$dir/$name.console.log" >"$dir/$name.reports"
+	[ -s "$dir/$name.reports" ] && cat "$dir/$name.reports" >&2
+	grep '^bench ' "$dir/$name.results" >"$dir/$name.lines"
 }
 
 policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf | paste -sd, -)
@@ -183,11 +184,13 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	echo "benchmark boots: ${boots} s wall"
 } | tee "$out"
 
-# Every configuration must have a result: 4 calls, baseline, capability,
-# 7 configurations (5 without a trampoline) and the policies, and the
-# reader's boot its two; the reader every record.
+# No kernel report on a console, and every configuration has a result:
+# 4 calls, baseline, capability, 7 configurations (5 without a
+# trampoline) and the policies, and the reader's boot its two; the
+# reader every record.
 configs=7
 [ "$arch" = s390x ] && configs=5
+! cat "$dir"/*.reports | grep -q . &&
 [ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" \
 	"$dir/boot.lines" | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq $((4 * (configs + 3) + 2)) ] &&
 	grep -q '^bench reader-lost 0$' "$dir/boot.lines" &&

@@ -4,8 +4,8 @@
 
 /*
  * LSM programs that act on the system through a helper, for the tests of
- * what an audit-only kernel attaches (tests/guest-audit/krsi_audit.c
- * expects EOPNOTSUPP for each, tests/guest/krsi_acting.c expects them to
+ * what an audit-only kernel attaches (tests/suites/audit/krsi_audit.c
+ * expects EOPNOTSUPP for each, tests/suites/base/krsi_acting.c expects them to
  * attach on the enforcing kernel).  Each is "call the helper, return 0",
  * built by hand: no skeleton may hold a program the kernel refuses.
  */

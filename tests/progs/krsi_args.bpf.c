@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * For tests/guest/krsi_args.c: what a program reads of each class of hook
+ * For tests/suites/base/krsi_args.c: what a program reads of each class of hook
  * argument (signed and unsigned ints, unsigned long, bool, enum, pointer,
  * kuid_t/kgid_t passed by value), loaded twice and attached once through a
  * hook file and once by trampoline, so the test compares the two paths.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * For tests/guest/krsi_sleep.c: sleepable LSM programs ("lsm.s/") on the
+ * For tests/suites/base/krsi_sleep.c: sleepable LSM programs ("lsm.s/") on the
  * hooks where bpf_lsm lets programs sleep, next to programs that do not
  * sleep, on the KRSI path and, for comparison, by trampoline.
  */

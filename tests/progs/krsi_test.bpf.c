@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test programs for the KRSI kernel series, driven by tests/guest/krsi_*.c.
+ * Test programs for the KRSI kernel series, driven by tests/suites/base/krsi_*.c.
  *
  * Every program acts only on calls made by the test process (target_tgid)
  * on the test's own file (target_ino), so that the rest of the system runs
@@ -208,7 +208,7 @@ int not_lsm(struct __sk_buff *skb)
 }
 
 /*
- * For tests/guest/krsi_stress.c: deny programs that judge every process
+ * For tests/suites/base/krsi_stress.c: deny programs that judge every process
  * (the hammers are separate processes), by inode only, and programs that
  * allow everything, attached and detached around them.
  */

@@ -28,7 +28,7 @@ endif
 CFLAGS := -g -O0 -Wall -Werror -I$(OUT) -I$(ST) -I$(OUT)/include \
 	  -I$(KSRC)/tools/lib -I$(KSRC)/tools/include \
 	  -I$(KSRC)/tools/include/uapi
-# EXTRA_CFLAGS: for tools/build/selftests-v1.sh, which builds the tests
+# EXTRA_CFLAGS: for tests/selftests/v1.sh, which builds the tests
 # against v1's UAPI.
 CFLAGS += $(EXTRA_CFLAGS)
 LDLIBS := -static -lelf -lz -lrt -lpthread

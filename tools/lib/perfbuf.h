@@ -7,7 +7,7 @@
  * where bpf_lsm_event_output() writes: what libbpf's perf_buffer does,
  * which light skeletons come without.  The audit log takes ring buffers
  * (krsi logd); this is for a policy's own reader of the v1 helper, as
- * tests/guest/krsi_events reads it.
+ * tests/suites/base/krsi_events reads it.
  */
 #include <stdbool.h>
 #include <stddef.h>

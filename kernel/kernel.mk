@@ -1,0 +1,72 @@
+# The kernel: Debian's tree + kernel/patches/series, tinyconfig +
+# krsi.config + the architecture's own (kernel/$(ARCH).config), and its
+# variants for the tests (kernel/VARIANT.config merged over it).  Only
+# these inputs rebuild it.  Every build of a kernel here goes through
+# tools/build/kmake.sh.
+KCONFIGS      := kernel/krsi.config kernel/$(ARCH).config
+# The cover letter is not applied: editing it rebuilds nothing.
+KERNEL_INPUTS := $(KTARBALL) $(KCONFIGS) kernel/patches/series \
+	$(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch)) \
+	tools/build/prepare-kernel.sh tools/build/check-config.sh
+
+# kmake OUT: make in the kernel tree with its objects in OUT.
+kmake = KARCH=$(KARCH) KCROSS=$(KCROSS) JOBS=$(JOBS) tools/build/kmake.sh $(KSRC) $(1)
+
+$(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
+	$(Q)mkdir -p $(KOUT)
+	$(Q)date +%s >$(BUILD)/kernel.start
+	$(Q)tools/build/prepare-kernel.sh $(KTARBALL) $(KSRC) kernel/patches
+	$(call msg,CONFIG,$(KOUT)/.config)
+	$(Q)$(call kmake,$(KOUT)) tinyconfig >/dev/null
+	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(KOUT) \
+		$(KOUT)/.config $(KCONFIGS) >$(KOUT)/merge_config.log 2>&1
+	$(Q)$(call kmake,$(KOUT)) olddefconfig >>$(KOUT)/merge_config.log 2>&1
+	$(Q)for f in $(KCONFIGS); do tools/build/check-config.sh $$f $(KOUT)/.config || exit 1; done
+	$(call msg,KERNEL,$(KIMAGE))
+	$(Q)$(call kmake,$(KOUT)) bzImage
+	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
+	$(call msg,HEADERS,$(SYSROOT)/include)
+	$(Q)$(call kmake,$(KOUT)) headers_install INSTALL_HDR_PATH=$(abspath $(SYSROOT)) >/dev/null
+	$(Q)mkdir -p $(BUILD)/libbpf
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/lib/bpf \
+		OUTPUT=$(abspath $(BUILD)/libbpf)/ \
+		DESTDIR=$(abspath $(SYSROOT)) prefix= install_headers >/dev/null
+	$(Q)echo "$$(( $$(date +%s) - $$(cat $(BUILD)/kernel.start) ))" >>$(BUILD)/kernel.times
+	$(Q)touch $@
+
+kernel: $(BUILD)/kernel.stamp
+
+# A variant of the appliance's kernel for the tests: kernel/VARIANT.config
+# merged over its configuration, built in $(BUILD)/kernel-VARIANT
+# (kernel/debug.config: KASAN and lockdep; kernel/audit-only.config:
+# without CONFIG_SECURITY_BPF_ENFORCE).  tests/suites.tab says which boot
+# which.
+$(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check-config.sh
+	$(Q)mkdir -p $(BUILD)/kernel-$*
+	$(call msg,CONFIG,$(BUILD)/kernel-$*/.config)
+	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(BUILD)/kernel-$* \
+		$(KOUT)/.config kernel/$*.config >$(BUILD)/kernel-$*/merge_config.log 2>&1
+	$(Q)$(call kmake,$(BUILD)/kernel-$*) olddefconfig >>$(BUILD)/kernel-$*/merge_config.log 2>&1
+	$(Q)tools/build/check-config.sh kernel/$*.config $(BUILD)/kernel-$*/.config
+	$(call msg,KERNEL,$(BUILD)/kernel-$*/arch/$(KARCH)/boot/bzImage)
+	$(Q)$(call kmake,$(BUILD)/kernel-$*) bzImage
+	$(Q)touch $@
+
+$(IMAGE)/bzImage: $(BUILD)/kernel.stamp
+	$(Q)mkdir -p $(IMAGE) && cp $(KIMAGE) $@
+
+# The BTF of the kernel just built, as C, for CO-RE BPF programs.
+$(GEN)/vmlinux.h: $(BUILD)/kernel.stamp
+	$(call msg,BTF,$@)
+	$(Q)mkdir -p $(GEN)
+	$(Q)bpftool btf dump file $(KOUT)/vmlinux format c >$@
+
+# Each hook's return type and default, for `krsi hook`.
+$(GEN)/hook_defaults.h: $(BUILD)/kernel.stamp tools/build/gen-hook-defaults.sh
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(GEN)
+	$(Q)tools/build/gen-hook-defaults.sh $(KSRC)/include/linux/lsm_hook_defs.h >$@
+
+# The kernel's own initramfs packer, which every image here is made with.
+$(BUILD)/gen_init_cpio: $(BUILD)/kernel.stamp
+	$(Q)gcc -O2 -o $@ $(KSRC)/usr/gen_init_cpio.c

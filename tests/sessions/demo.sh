@@ -1,0 +1,95 @@
+#!/bin/sh
+# arches: x86_64 s390x
+# kernel: appliance
+# The demo (./run-qemu.sh --demo) runs to its end and shows, for each
+# policy, a denial and the event it produced, each main policy's attacker
+# denied, and `krsi why`.  On x86_64 its audit log streams to the host
+# after a trail the last boot left without its reader's stop record,
+# which run-qemu.sh and the banner must report, and the console shows no
+# kernel message below warning level.  The console goes to
+# DIR/demo.console.log.
+#
+# usage: demo.sh (tests/run-tests.sh sets ARCH, DIR and TIMEOUT)
+set -u
+. tests/lib/boot.sh
+
+console=$DIR/demo.console.log
+clean=$DIR/demo.clean
+images=image
+stream=
+if [ "$ARCH" = x86_64 ]; then
+	echo '{"seq":0,"time_ns":1,"pid":1,"uid":0,"comm":"","policy":"reader","event":"start","what":""}' \
+		>"$DIR/demo.log"
+	stream="--log $DIR/demo.log"
+else
+	images=image/$ARCH
+fi
+# shellcheck disable=SC2086 # $stream is two words or none
+./run-qemu.sh --arch "$ARCH" --demo --kernel "$images/bzImage" \
+	--initrd "$images/initramfs.cpio.gz" --timeout "$TIMEOUT" $stream \
+	</dev/null >"$console" 2>&1
+status=$?
+tr -d '\r' <"$console" >"$clean"
+
+# shown WHAT PATTERN: ok when the demo's console has a line PATTERN
+# (grep's options before it) matches.
+shown() {
+	what=$1
+	shift
+	if grep -q "$@" "$clean"; then
+		echo "ok demo: $what"
+	else
+		echo "not ok demo: $what: not shown"
+	fi
+}
+
+if [ "$status" -eq 0 ] && grep -q "^KRSI demo done.$" "$clean"; then
+	echo "ok demo: runs to its end"
+else
+	echo "not ok demo: did not finish (qemu exit status $status)"
+fi
+for policy in no_tmp_exec wx protect_secret protect_init no_module_load krsi_lock; do
+	shown "shows a $policy denial and its event" \
+		"^    event .* $policy denied E[A-Z]*: "
+done
+shown "shows an audited exec with its arguments" \
+	"^    event .* audit_exec allowed exec /bin/busybox: sh -c ls /etc/krsi"
+shown "shows the real program run through a symlink" \
+	"^    event .* audit_exec allowed exec /usr/bin/krsi-secret: /tmp/innocent"
+# Each main policy's attacker's try, denied.
+for denied in "can't create '/busybox': Read-only file system" \
+	"/mem': Permission denied (exit 1)" \
+	"mount: permission denied (are you root?) (exit 1)" \
+	"renice: setpriority: Operation not permitted" \
+	"rm: can't remove '/sys/fs/bpf/krsi/wx/wx_mmap': Operation not permitted"; do
+	shown "attacker's try denied: $denied" -F "$denied"
+done
+if grep -q "^    event .* protect_secret denied EACCES: file_open /etc/krsi/secret" "$clean" &&
+	grep -q "^        protect_secret: one file only root and one program may read" "$clean"; then
+	echo "ok demo: the demo user learns why (krsi why)"
+else
+	echo "not ok demo: no krsi why of the demo user's denial"
+fi
+kernel_reports demo "$console"
+[ "$ARCH" = x86_64 ] || exit 0
+
+if grep -q "run-qemu.sh: .*demo.log: the last boot's audit trail ends without the reader's stop record" "$clean" &&
+	grep -q "^!!! the last boot's audit trail (run-qemu.sh --log) ends without" "$clean"; then
+	echo "ok demo: a trail left without its stop record is reported, and the next boot says so"
+else
+	echo "not ok demo: an unterminated trail was not reported"
+fi
+if tail -n 1 "$DIR/demo.log" | grep -q '"policy":"reader","event":"stop"' &&
+	[ "$(grep -c '"event":"start"' "$DIR/demo.log")" = 2 ]; then
+	echo "ok demo: its trail follows the last one on the host, and ends with the stop record"
+else
+	echo "not ok demo: its trail on the host does not end with the reader's stop record"
+fi
+# A quiet console: the kernel's informational messages (init/main.c's
+# pr_info() naming the init it runs, say) stay in dmesg, unless
+# run-qemu.sh --verbose (tests/sessions/verbose.sh).
+if grep -q "Run /init as init process" "$clean"; then
+	echo "not ok demo: kernel messages below warning level on the console"
+else
+	echo "ok demo: the console shows no kernel message below warning level"
+fi

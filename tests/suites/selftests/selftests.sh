@@ -1,0 +1,39 @@
+#!/bin/sh
+# The kernel's own KRSI selftests (tools/testing/selftests/bpf/prog_tests/
+# krsi_*.c, patch 0020), run by the kernel's harness, test_progs: one
+# "ok"/"not ok" line per test and subtest for the host's count.  Here
+# every test must run: a skipped one (no userfaultfd, no cgroups, no
+# crash_kexec()) means the kernel lacks what the test needs, and counts
+# as a failure.
+#
+# usage: selftests.sh [TEST...]
+# Without a TEST, those of krsi.selftests=TEST,TEST on the kernel command
+# line (tests/suites.tab: krsi_audit_only on the audit-only kernel), else
+# every test test_progs has.
+. /tests/test_progs.sh
+out=/tmp/selftests.out
+
+names=
+for t in "$@"; do
+	names="${names:+$names,}$t"
+done
+if [ -z "$names" ]; then
+	for arg in $(cat /proc/cmdline); do
+		case $arg in
+		krsi.selftests=*) names=${arg#krsi.selftests=} ;;
+		esac
+	done
+fi
+/tests/test_progs ${names:+-t "$names"} >"$out" 2>&1
+status=$?
+cat "$out"
+test_progs_results "$out" | while read -r result name; do
+	case $result in
+	OK) echo "ok selftests: $name" ;;
+	SKIP) echo "not ok selftests: $name: skipped (see the console)" ;;
+	*) echo "not ok selftests: $name (see the console)" ;;
+	esac
+done
+grep -q '^Summary: ' "$out" ||
+	echo "not ok selftests: test_progs did not finish (exit status $status)"
+exit "$status"
