@@ -114,9 +114,9 @@ run() {
 boot_suite() {
 	name=$1
 	[ "$2" = appliance ] || name=$1-$2
-	kernel=$BUILD/kernel-$2/arch/$karch/boot/bzImage
-	[ "$2" = appliance ] && kernel=$images/bzImage
-	set -- "$@" --arch "$ARCH" --kernel "$kernel" --initrd "$DIR/$1.initramfs.cpio.gz" \
+	bzimage=$BUILD/kernel-$2/arch/$karch/boot/bzImage
+	[ "$2" = appliance ] && bzimage=$images/bzImage
+	set -- "$@" --arch "$ARCH" --kernel "$bzimage" --initrd "$DIR/$1.initramfs.cpio.gz" \
 		--timeout "$3" --append "krsi.tests=$1"
 	[ "$5" = - ] || set -- "$@" --append "$5"
 	case ,$4, in *,stream,*) rm -f "$DIR/$name.log"; set -- "$@" --log "$DIR/$name.log" ;; esac
@@ -155,6 +155,14 @@ while read -r arch kernel; do
 	where "$arch"
 	karch=x86 images=image
 	[ "$arch" = x86_64 ] || karch=s390 images=image/$arch
+	if [ -n "$waits" ] && ! ready "$kernel"; then
+		failed=$((failed + 1))
+		echo "not ok $arch $kernel kernel: its build failed (see $DIR/build-$kernel.log)"
+		continue
+	fi
+	waits=1
+	# The architecture's host checks, once its first kernel is built (the
+	# image is one of them).
 	case " $checked " in
 	*" $arch "*) ;;
 	*)
@@ -167,12 +175,6 @@ while read -r arch kernel; do
 		checked="$checked $arch"
 		;;
 	esac
-	if [ -n "$waits" ] && ! ready "$kernel"; then
-		failed=$((failed + 1))
-		echo "not ok $arch $kernel kernel: its build failed (see $DIR/build-$kernel.log)"
-		continue
-	fi
-	waits=1
 	table | while read -r s k a limit host cmdline; do
 		[ "$k $a" = "$kernel $arch" ] && echo "$s $k $limit $host $cmdline"
 	done >"$DIR/boots.$kernel"
