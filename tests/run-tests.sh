@@ -22,7 +22,7 @@ set -u
 
 export TIMEOUT=${KRSI_TEST_TIMEOUT:-1200}
 only=
-[ "${1:-}" = --arch ] && only=$2
+[ "${1:-}" = --arch ] && only=${2:?"usage: run-tests.sh [--arch ARCH]"}
 passed=0 failed=0
 top=${BUILD:-build}
 times=$top/test/times.txt
@@ -68,7 +68,7 @@ build() {
 	mkdir -p "$DIR"
 	start=$(date +%s)
 	env -u BUILD nice -n "${3:-0}" make -s ARCH="$1" BUILD="$top" "test-build-$2" \
-		>"$DIR/build-$2.log" 2>&1 || return
+		</dev/null >"$DIR/build-$2.log" 2>&1 || return
 	took "build: $1 $2${3:+, behind the boots}" "$start"
 }
 
@@ -92,6 +92,8 @@ ready() {
 	start=$(date +%s)
 	while [ ! -e "$DIR/built.$1" ]; do
 		[ -e "$DIR/failed.$1" ] && return 1
+		# A builder gone without a word is a failed build too.
+		kill -0 "$builder" 2>/dev/null || [ -e "$DIR/built.$1" ] || return 1
 		sleep 5
 	done
 	took "waiting for $ARCH $1" "$start"
@@ -117,7 +119,7 @@ boot_suite() {
 	bzimage=$BUILD/kernel-$2/arch/$karch/boot/bzImage
 	[ "$2" = appliance ] && bzimage=$images/bzImage
 	set -- "$@" --arch "$ARCH" --kernel "$bzimage" --initrd "$DIR/$1.initramfs.cpio.gz" \
-		--timeout "$3" --append "krsi.tests=$1"
+		--timeout "${KRSI_TEST_TIMEOUT:-$3}" --append "krsi.tests=$1"
 	[ "$5" = - ] || set -- "$@" --append "$5"
 	case ,$4, in *,stream,*) rm -f "$DIR/$name.log"; set -- "$@" --log "$DIR/$name.log" ;; esac
 	echo "--- the $1 suite on the $ARCH $2 kernel (console: $DIR/$name.console.log)"
@@ -127,10 +129,17 @@ boot_suite() {
 	echo "guest ran $guest_seconds s, qemu exit status $guest_status"
 	echo "$guest_seconds $ARCH boot $name" >>"$times"
 	guest_verdict "$name" "$DIR" "$DIR/LIST.$suite_name" >"$DIR/$name.out"
+	# The boot's host checks: one that is missing or fails without a
+	# word is a failure.
 	for check in $(echo "$host" | tr , ' '); do
-		[ "$check" = - ] ||
-			"tests/suites/$suite_name/host/$check.sh" "$name" "$DIR" </dev/null
-	done >>"$DIR/$name.out" 2>&1
+		[ "$check" = - ] && continue
+		"tests/suites/$suite_name/host/$check.sh" "$name" "$DIR" </dev/null \
+			>"$DIR/$name.$check.out" 2>&1
+		status=$?
+		cat "$DIR/$name.$check.out"
+		[ "$status" -eq 0 ] || grep -q '^not ok ' "$DIR/$name.$check.out" ||
+			echo "not ok $name: host check $check: exit status $status"
+	done >>"$DIR/$name.out"
 	count "$DIR/$name.out"
 }
 
@@ -149,7 +158,7 @@ if ! build "$1" "$2"; then
 fi
 build_behind &
 builder=$!
-checked= waits=
+checked= waits= ran=
 groups >"${TMPDIR:-/tmp}/krsi-groups.$$"
 while read -r arch kernel; do
 	where "$arch"
@@ -167,6 +176,11 @@ while read -r arch kernel; do
 	*" $arch "*) ;;
 	*)
 		echo "--- host checks ($arch)"
+		# They read the appliance's build (tests/tests.mk).
+		if [ "$kernel" != appliance ]; then
+			failed=$((failed + 1))
+			echo "not ok tests/suites.tab: the first $arch line boots $kernel, not the appliance"
+		fi
 		for check in tests/checks/*.sh; do
 			case " $(header arches "$check") " in
 			*" $arch "*) run "check-$(basename "$check" .sh)" "$check" ;;
@@ -186,10 +200,28 @@ while read -r arch kernel; do
 		[ "$(header kernel "$session")" = "$kernel" ] || continue
 		echo "--- session $(basename "$session" .sh) ($arch)"
 		run "session-$(basename "$session" .sh)" "$session"
+		ran="$ran $arch:$session"
 	done
 done <"${TMPDIR:-/tmp}/krsi-groups.$$"
 rm -f "${TMPDIR:-/tmp}/krsi-groups.$$"
 wait "$builder"
+
+# What a header or the table leaves out is said, not skipped in silence.
+for file in tests/checks/*.sh tests/sessions/*.sh; do
+	arches=$(header arches "$file")
+	if [ -z "$arches" ]; then
+		failed=$((failed + 1))
+		echo "not ok $file: no '# arches:' line"
+		continue
+	fi
+	case $file in tests/checks/*) continue ;; esac
+	for a in $arches; do
+		[ -z "$only" ] || [ "$a" = "$only" ] || continue
+		case " $ran " in *" $a:$file "*) continue ;; esac
+		failed=$((failed + 1))
+		echo "not ok $file ($a): not run (tests/suites.tab boots no $(header kernel "$file") kernel on $a)"
+	done
+done
 
 echo "--- where the time went (s; the builds behind ran beside the boots)"
 cat "$times"

@@ -25,5 +25,9 @@ while read -r path source mode; do
 		echo "file $path $source $mode 0 0"
 	fi
 done | awk '!seen[$0]++' >"$out.list"
-{ [ $# -eq 0 ] || cat "$@"; "$gen_init_cpio" "$out.list" | gzip -n; } >"$out.tmp"
+# (No pipe from gen_init_cpio: its failure must stop the script.)
+"$gen_init_cpio" "$out.list" >"$out.cpio"
+gzip -n -f "$out.cpio"
+{ [ $# -eq 0 ] || cat "$@"; cat "$out.cpio.gz"; } >"$out.tmp"
+rm -f "$out.cpio.gz"
 mv "$out.tmp" "$out"

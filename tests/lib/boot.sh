@@ -19,7 +19,8 @@
 #   acpi_table CONSOLE
 #	What the kernel of a probe boot did with the ACPI table its initrd
 #	carried (tests/sessions/ssdt.dsl): "refused" (locked down),
-#	"taken" or "unknown".
+#	"taken" or "unknown" (a refusal that a table taken belies is
+#	"taken").
 #   kernel_reports NAME CONSOLE
 #	A "not ok" (after the reports themselves, as "# " lines) when the
 #	kernel complained on CONSOLE: an oops, BUG, WARNING, panic, KASAN,
@@ -57,6 +58,7 @@ guest_verdict() {
 		echo "not ok $_name guest: the test runner never started"
 	grep -qx done "$_results" ||
 		echo "not ok $_name guest: the test runner did not finish"
+	[ -s "$_list" ] || echo "not ok $_name guest: no test in its list $_list"
 	while read -r _test; do
 		_status=$(sed -n "s/^exit $_test \([0-9]*\)$/\1/p" "$_results")
 		if [ -z "$_status" ]; then
@@ -76,10 +78,10 @@ probe_boot() {
 }
 
 acpi_table() {
-	if grep -q "kernel is locked down, ignoring table override" "$1"; then
-		echo refused
-	elif grep -q "Table Upgrade: install \[SSDT- *KRSI *-LOCKDOWN\]" "$1"; then
+	if grep -q "Table Upgrade: install \[SSDT- *KRSI *-LOCKDOWN\]" "$1"; then
 		echo taken
+	elif grep -q "kernel is locked down, ignoring table override" "$1"; then
+		echo refused
 	else
 		echo unknown
 	fi

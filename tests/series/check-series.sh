@@ -28,7 +28,7 @@ git -C "$src" clean -q -fdx
 mkdir -p "$out"
 
 kmake() {
-	"$(dirname "$0")/kmake.sh" "$src" "$out" "$@"
+	tools/build/kmake.sh "$src" "$out" "$@"
 }
 
 # build WHAT [scripts/config ARGS...]: olddefconfig drops the options a step
