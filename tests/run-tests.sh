@@ -48,8 +48,6 @@ checked= waits= ran=
 groups >"${TMPDIR:-/tmp}/krsi-groups.$$"
 while read -r arch kernel; do
 	where "$arch"
-	karch=x86 images=image
-	[ "$arch" = x86_64 ] || karch=s390 images=image/$arch
 	if [ -n "$waits" ] && ! ready "$kernel"; then
 		failed=$((failed + 1))
 		echo "not ok $arch $kernel kernel: its build failed (see $DIR/build-$kernel.log)"

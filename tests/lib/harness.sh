@@ -4,7 +4,8 @@
 #   count FILE			tally and show FILE's "ok"/"not ok" lines
 #   table, header WHAT FILE, groups	tests/suites.tab, a script's header,
 #				the (arch, kernel) pairs in table order
-#   where ARCH			set ARCH, BUILD and DIR for ARCH
+#   where ARCH			set ARCH, BUILD, DIR, karch, images for ARCH
+#   unsaid WHAT STATUS OUT	a "not ok" for a silent failure
 #   build ARCH KERNEL [NICE], build_behind, ready KERNEL
 #				the builds, the first one's and behind the boots
 #   run WHAT SCRIPT		a host check or session, counted
@@ -13,7 +14,8 @@
 #   not_run			what the loop could not run, each a failure
 #
 # They read and set the loop's variables: passed, failed, top, times,
-# only, builder, arch, kernel, karch, images, checked, ran.
+# only, builder, arch, kernel, checked, ran; where() sets ARCH, BUILD,
+# DIR, karch and images.
 
 # took WHAT START: a line of the time table.
 took() { echo "$(( $(date +%s) - $2 )) $1" >>"$times"; }
@@ -40,11 +42,19 @@ groups() {
 	table | awk -v only="$only" '(only == "" || $3 == only) && !seen[$3 " " $2]++ { print $3, $2 }'
 }
 
-# where ARCH: the build directory of ARCH and its test directory.
+# where ARCH: the build directory of ARCH and its test directory, the
+# kernel's name of the architecture and where its image is.
 where() {
 	export ARCH=$1 BUILD=$top
-	[ "$ARCH" = x86_64 ] || BUILD=$top/$ARCH
+	karch=x86 images=image
+	[ "$ARCH" = x86_64 ] || BUILD=$top/$ARCH karch=s390 images=image/$ARCH
 	export DIR=$BUILD/test
+}
+
+# unsaid WHAT STATUS OUT: a script that failed without a "not ok" line
+# in OUT failed all the same: the line for it.
+unsaid() {
+	[ "$2" -eq 0 ] || grep -q '^not ok ' "$3" || echo "not ok $1: exit status $2"
 }
 
 # build ARCH KERNEL [NICE]: make what the boots of KERNEL on ARCH need
@@ -94,8 +104,7 @@ run() {
 	"$2" </dev/null >"$out" 2>&1
 	status=$?
 	took "$ARCH $1" "$start"
-	[ "$status" -eq 0 ] || grep -q '^not ok ' "$out" ||
-		echo "not ok $1: exit status $status" >>"$out"
+	unsaid "$1" "$status" "$out" >>"$out"
 	count "$out"
 }
 
@@ -124,8 +133,7 @@ boot_suite() {
 			>"$DIR/$name.$check.out" 2>&1
 		status=$?
 		cat "$DIR/$name.$check.out"
-		[ "$status" -eq 0 ] || grep -q '^not ok ' "$DIR/$name.$check.out" ||
-			echo "not ok $name: host check $check: exit status $status"
+		unsaid "$name: host check $check" "$status" "$DIR/$name.$check.out"
 	done >>"$DIR/$name.out"
 	count "$DIR/$name.out"
 }

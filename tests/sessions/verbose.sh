@@ -6,7 +6,9 @@
 #
 # usage: verbose.sh (tests/run-tests.sh sets DIR)
 set -u
-./run-qemu.sh --verbose --mode probe --timeout 60 </dev/null >"$DIR/verbose.console.log" 2>&1
+. tests/lib/boot.sh
+
+probe_boot "$DIR/verbose.console.log" --timeout 60
 if grep -q "Run /init as init process" "$DIR/verbose.console.log"; then
 	echo "ok run-qemu.sh --verbose shows every kernel message"
 else
