@@ -36,29 +36,31 @@ BPF_TARGET   := -target bpf -D__TARGET_ARCH_x86
 TARGET_RUN   :=
 # The light skeletons are made by Debian's bpftool.
 SKEL_BPFTOOL := bpftool
-else ifeq ($(ARCH),s390x)
-override BUILD := $(BUILD)/s390x
-IMAGE        := image/s390x
+else ifneq ($(filter $(ARCH),s390x arm64),)
+# Cross-built, into build/ARCH/ and image/ARCH/.  Debian has no musl cross
+# compiler of its own, but musl-dev:ARCH ships ARCH-linux-musl-gcc, a specs
+# file over gcc-ARCH-linux-gnu: the same static musl programs as on
+# x86_64.  glibc is the cross compiler's own.
+override BUILD := $(BUILD)/$(ARCH)
+IMAGE        := image/$(ARCH)
+# Debian's busybox-static, libelf and zlib for ARCH, unpacked from their
+# packages into $(DEBROOT) (tools/build/fetch-debs.sh).
+DEBROOT      := $(BUILD)/debs/root
+DEBROOT_STAMP := $(BUILD)/debs/root.stamp
+BUSYBOX      := $(DEBROOT)/bin/busybox
+# libbpf and bpftool, built from the tree for ARCH (the tools' name of the
+# architecture is the kernel's).
+TARGET_TOOLS_MAKE = ARCH=$(KARCH) CROSS_COMPILE=$(KCROSS) \
+	EXTRA_CFLAGS="-I$(abspath $(DEBROOT))/usr/include"
+TARGET_LDFLAGS = -L$(abspath $(DEBROOT))/usr/lib/$(KCROSS:-=)
+ifeq ($(ARCH),s390x)
 KARCH        := s390
 KCROSS       := s390x-linux-gnu-
-# Debian has no musl cross compiler of its own, but musl-dev:s390x ships
-# s390x-linux-musl-gcc, a specs file over gcc-s390x-linux-gnu: the same
-# static musl programs as on x86_64.  glibc is gcc-s390x-linux-gnu's own.
 MUSLCC       := s390x-linux-musl-gcc
 GLIBCC       := s390x-linux-gnu-gcc
 MUSL_LOADER  := /lib/ld-musl-s390x.so.1
-# Debian's busybox-static, libelf and zlib for s390x, unpacked from their
-# packages into $(DEBROOT) (tools/build/fetch-debs.sh).
-DEBROOT      := $(BUILD)/debs/root
-BUSYBOX      := $(DEBROOT)/bin/busybox
 BPF_TARGET   := -target bpfeb -D__TARGET_ARCH_s390
 TARGET_RUN   := qemu-s390x-static
-DEBROOT_STAMP := $(BUILD)/debs/root.stamp
-# libbpf and bpftool, built from the tree for s390x (the tools' name of the
-# architecture is the kernel's).
-TARGET_TOOLS_MAKE := ARCH=s390 CROSS_COMPILE=$(KCROSS) \
-	EXTRA_CFLAGS="-I$(abspath $(DEBROOT))/usr/include"
-TARGET_LDFLAGS := -L$(abspath $(DEBROOT))/usr/lib/s390x-linux-gnu
 # The light skeletons are made by the tree's bpftool for s390x
 # (tools/tools.mk says why), under qemu-user.  (A prerequisite list is
 # expanded as it is read, before BPFTOOL is set: hence the path spelt
@@ -66,7 +68,20 @@ TARGET_LDFLAGS := -L$(abspath $(DEBROOT))/usr/lib/s390x-linux-gnu
 SKEL_BPFTOOL  = $(TARGET_RUN) $(BPFTOOL)
 SKEL_BPFTOOL_DEP := $(BUILD)/bpftool/bpftool
 else
-$(error ARCH=$(ARCH): this appliance is built for x86_64 or s390x)
+KARCH        := arm64
+# The kernel's image is Image: QEMU's virt machine loads it as it is.
+KIMAGE_NAME  := Image
+KCROSS       := aarch64-linux-gnu-
+MUSLCC       := aarch64-linux-musl-gcc
+GLIBCC       := aarch64-linux-gnu-gcc
+MUSL_LOADER  := /lib/ld-musl-aarch64.so.1
+BPF_TARGET   := -target bpfel -D__TARGET_ARCH_arm64
+TARGET_RUN   := qemu-aarch64-static
+# Little-endian like the host: Debian's bpftool makes its light skeletons.
+SKEL_BPFTOOL := bpftool
+endif
+else
+$(error ARCH=$(ARCH): this appliance is built for x86_64, s390x or arm64)
 endif
 
 # Sub-makes (the kernel's, libbpf's, bpftool's) get the kernel's name of
@@ -74,7 +89,9 @@ endif
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 
 KOUT         := $(BUILD)/kernel
-KIMAGE       := $(KOUT)/arch/$(KARCH)/boot/bzImage
+# The kernel's bootable image, by the name its architecture's make gives it.
+KIMAGE_NAME  ?= bzImage
+KIMAGE       := $(KOUT)/arch/$(KARCH)/boot/$(KIMAGE_NAME)
 SYSROOT      := $(BUILD)/sysroot
 STAGING      := $(BUILD)/rootfs
 BIN          := $(BUILD)/bin
@@ -111,7 +128,7 @@ BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 # (gen-policy.sh refusing a summary, say) must not count as built.
 .DELETE_ON_ERROR:
 
-all: $(IMAGE)/bzImage $(IMAGE)/initramfs.cpio.gz
+all: $(IMAGE)/$(KIMAGE_NAME) $(IMAGE)/initramfs.cpio.gz
 
 help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
@@ -144,4 +161,4 @@ clean:
 	rm -rf $(BIN) $(GEN) $(BUILD)/test $(IMAGE)/*.cpio.gz
 
 distclean:
-	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/s390x
+	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/s390x image/arm64

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Boot the KRSI appliance (image/bzImage + image/initramfs.cpio.gz) in QEMU on
-# the serial console. See --help.
+# Boot the KRSI appliance (image/bzImage + image/initramfs.cpio.gz, or those
+# of image/ARCH/) in QEMU on the serial console. See --help.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,9 +28,11 @@ Boot the KRSI appliance in QEMU, on this terminal (serial console, no
 graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
 
   --arch ARCH       the appliance built for ARCH: x86_64 (the default,
-                    built by 'make') or s390x ('make ARCH=s390x')
+                    built by 'make'), arm64 ('make ARCH=arm64') or s390x
+                    ('make ARCH=s390x')
   --kvm             use KVM instead of software emulation (TCG), after a
                     short probe boot shows that KVM works on this machine
+                    (x86_64 on an x86_64 host, arm64 on an arm64 host)
   --demo            show each policy at work, allowed and denied case with
                     the event it produced, then power off (--mode demo)
   --icount          count instructions instead of running in real time:
@@ -40,21 +42,22 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     warnings and worse (dmesg has them all either way)
   --append ARGS     extra kernel command line arguments
   --mode MODE       what /init does: shell (default), demo, test
-  --kernel FILE     kernel to boot (default image/bzImage, for s390x
-                    image/s390x/bzImage)
+  --kernel FILE     kernel to boot (default image/bzImage, for arm64
+                    image/arm64/Image, for s390x image/s390x/bzImage)
   --initrd FILE     initramfs to boot (default image/initramfs.cpio.gz,
-                    for s390x image/s390x/initramfs.cpio.gz)
+                    for ARCH image/ARCH/initramfs.cpio.gz)
   --results FILE    connect the guest's results port to FILE: its second
                     serial port (/dev/ttyS1) on x86_64, a virtio serial
-                    port named krsi.results on s390x; the test mode writes
-                    its results there
-  --log FILE        connect the guest's third serial port (/dev/ttyS2) to
-                    FILE, appending: the audit reader streams every record
+                    port named krsi.results on arm64 and s390x; the test
+                    mode writes its results there
+  --log FILE        connect the guest's audit stream port to FILE,
+                    appending (x86_64: its third serial port, /dev/ttyS2;
+                    arm64: a virtio console, /dev/hvc0; s390x has none):
+                    the audit reader streams every record
                     of the audit log there as it writes it (JSON lines),
                     so that the host keeps the trail whatever becomes of
                     the guest; a trail left without its reader's stop
                     record is reported, here and in the next boot's banner
-                    (x86_64 only: s390x has no third serial port)
   --memory SIZE     the guest's memory, as QEMU's -m takes it (default
                     512M; the kernel's BPF selftests want more)
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
@@ -88,22 +91,44 @@ while [ $# -gt 0 ]; do
 done
 
 # What differs from one architecture to the other: the emulator, the
-# machine, the console and where the results port is.  s390x's console is
-# the SCLP's VT220 terminal, which -nographic puts on stdio; it has no
-# second UART, so the results go to a virtio serial port on the channel
-# subsystem, which the guest finds by its name (tests/lib/run-suite.sh).
+# machine, the console and where the results port is.  arm64's virt
+# machine has one UART, the console (ttyAMA0): the results go to a virtio
+# serial port, which the guest finds by its name (tests/lib/run-suite.sh),
+# the stream to a virtio console.  s390x's console is the SCLP's VT220
+# terminal, which -nographic puts on stdio; it has no second UART either:
+# the results go to a virtio serial port on the channel subsystem.
+kname=bzImage
 case $arch in
 x86_64)
 	images=$here/image make=make
 	qemu_bin=qemu-system-x86_64 machine=
 	console=ttyS0 tcg_opts= icount_smp=2
 	;;
+arm64)
+	images=$here/image/arm64 make="make ARCH=arm64" kname=Image
+	qemu_bin=qemu-system-aarch64 machine="-M virt -cpu cortex-a72"
+	# One host thread for both vCPUs, as on s390x (below): with
+	# multi-threaded TCG, krsi_slots saw an open() right after an
+	# attach run without the program, twice in a row on the CPU that
+	# attached, in 133 of 2,000 cycles through a hook file and 114 of
+	# 2,000 through a link; with thread=single in none.  The kernel
+	# makes the patched jump visible on every CPU (6.1.192 has
+	# cfb00a357864's kick_all_cpus_sync()), and the CPU that patched
+	# takes a syscall return and entry before the open: QEMU 7.2's
+	# translation cache kept the old code.
+	console=ttyAMA0 tcg_opts=,thread=single icount_smp=2
+	# KVM runs a guest of the host's own architecture, on its own CPU.
+	if [ "$accel" = kvm ]; then
+		[ "$(uname -m)" = aarch64 ] || die "--kvm: an arm64 guest needs an arm64 host for KVM"
+		machine="-M virt -cpu host"
+	fi
+	;;
 s390x)
 	images=$here/image/s390x make="make ARCH=s390x"
 	qemu_bin=qemu-system-s390x machine="-M s390-ccw-virtio"
 	console=ttysclp0
 	[ "$accel" = tcg ] || die "--kvm: an s390x guest runs under software emulation here"
-	[ -z "$log" ] || die "--log: x86_64 only (the stream is a third 8250 port, which s390x has not)"
+	[ -z "$log" ] || die "--log: x86_64 and arm64 only (s390x has no stream port)"
 	# One host thread for both vCPUs: with QEMU 7.2's multi-threaded TCG,
 	# code the s390x kernel patches (a static key turned on by an attach)
 	# now and then kept running unpatched on the calling CPU afterwards:
@@ -116,9 +141,9 @@ s390x)
 	# unpacked, with or without sleep=off): one vCPU there.
 	icount_smp=1
 	;;
-*) die "--arch $arch: x86_64 or s390x" ;;
+*) die "--arch $arch: x86_64, arm64 or s390x" ;;
 esac
-kernel=${kernel:-$images/bzImage}
+kernel=${kernel:-$images/$kname}
 initrd=${initrd:-$images/initramfs.cpio.gz}
 
 [ -r "$kernel" ] || die "$kernel not found: run '$make' first"
@@ -165,6 +190,15 @@ if [ -n "$results" ] && [ "$arch" = s390x ]; then
 		-chardev "file,id=results,path=$results" \
 		-device virtserialport,chardev=results,name=krsi.results
 fi
+# arm64's ports, on one virtio serial bus: the stream a console (hvc0,
+# whose device number protect_log knows), the results a named port.
+if [ "$arch" = arm64 ] && { [ -n "$results" ] || [ -n "$log" ]; }; then
+	set -- "$@" -device virtio-serial-device
+	[ -z "$log" ] || set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" \
+		-device virtconsole,chardev=krsilog
+	[ -z "$results" ] || set -- "$@" -chardev "file,id=results,path=$results" \
+		-device virtserialport,chardev=results,name=krsi.results
+fi
 # x86_64's serial ports in order: ttyS0 the console, ttyS1 the results,
 # ttyS2 the audit log's stream (this kernel has no virtio console: an 8250
 # port, of which it has four).
@@ -173,7 +207,7 @@ if [ "$arch" = x86_64 ] && { [ -n "$results" ] || [ -n "$log" ]; }; then
 	[ -n "$results" ] && second=file:$results
 	set -- "$@" -serial mon:stdio -serial "$second"
 fi
-if [ -n "$log" ]; then
+if [ -n "$log" ] && [ "$arch" = x86_64 ]; then
 	set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" -serial chardev:krsilog
 fi
 

@@ -23,7 +23,7 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)$(call kmake,$(KOUT)) olddefconfig >>$(KOUT)/merge_config.log 2>&1
 	$(Q)for f in $(KCONFIGS); do tools/build/check-config.sh $$f $(KOUT)/.config || exit 1; done
 	$(call msg,KERNEL,$(KIMAGE))
-	$(Q)$(call kmake,$(KOUT)) bzImage
+	$(Q)$(call kmake,$(KOUT)) $(KIMAGE_NAME)
 	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
 	$(call msg,HEADERS,$(SYSROOT)/include)
 	$(Q)$(call kmake,$(KOUT)) headers_install INSTALL_HDR_PATH=$(abspath $(SYSROOT)) >/dev/null
@@ -48,11 +48,11 @@ $(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check
 		$(KOUT)/.config kernel/$*.config >$(BUILD)/kernel-$*/merge_config.log 2>&1
 	$(Q)$(call kmake,$(BUILD)/kernel-$*) olddefconfig >>$(BUILD)/kernel-$*/merge_config.log 2>&1
 	$(Q)tools/build/check-config.sh kernel/$*.config $(BUILD)/kernel-$*/.config
-	$(call msg,KERNEL,$(BUILD)/kernel-$*/arch/$(KARCH)/boot/bzImage)
-	$(Q)$(call kmake,$(BUILD)/kernel-$*) bzImage
+	$(call msg,KERNEL,$(BUILD)/kernel-$*/arch/$(KARCH)/boot/$(KIMAGE_NAME))
+	$(Q)$(call kmake,$(BUILD)/kernel-$*) $(KIMAGE_NAME)
 	$(Q)touch $@
 
-$(IMAGE)/bzImage: $(BUILD)/kernel.stamp
+$(IMAGE)/$(KIMAGE_NAME): $(BUILD)/kernel.stamp
 	$(Q)mkdir -p $(IMAGE) && cp $(KIMAGE) $@
 
 # The BTF of the kernel just built, as C, for CO-RE BPF programs.

@@ -8,7 +8,8 @@
  * directory, or changes a file's attributes or flags; nobody changes the
  * file system's options (size, read-only).  Nobody but the reader opens
  * the serial port the log leaves the machine through (/dev/ttyS2, char
- * 4:66), by whatever device node.  Holds against the demo user and root,
+ * 4:66; on arm64 the virtio console /dev/hvc0, char 229:0), by whatever
+ * device node.  Holds against the demo user and root,
  * before and after the lock.
  *
  * The reader is known by a mark in its task (map log_writer, task
@@ -54,10 +55,14 @@
 KRSI_CONFIG_DEV(log_dev, "/var/log/krsi");
 KRSI_CONFIG_DEV(parent_dev, "/var/log");
 
-/* The serial port of the log's stream: ttyS2, char 4:66 in the kernel's
- * encoding (major << 20 | minor).
+/* The port of the log's stream (tools/krsi/logd.c), in the kernel's
+ * encoding (major << 20 | minor): ttyS2, char 4:66; on arm64 hvc0, 229:0.
  */
+#ifdef __TARGET_ARCH_arm64
+#define STREAM_RDEV	((229U << 20) | 0)
+#else
 #define STREAM_RDEV	((4U << 20) | 66)
+#endif
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
 

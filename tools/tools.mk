@@ -78,12 +78,12 @@ $(IMAGE)/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN
 		$(BUSYBOX) rootfs init/init $(BIN) $(MUSL_LOADER) \
 		$(BPFTOOL)
 
-# s390x: Debian's busybox-static, libelf and zlib for s390x, unpacked from
-# their packages (tools/build/fetch-debs.sh): they cannot be installed
+# Another architecture's Debian busybox-static, libelf and zlib, unpacked
+# from their packages (tools/build/fetch-debs.sh): they cannot be installed
 # beside the host's own, and only their files are needed.
-ifeq ($(ARCH),s390x)
+ifneq ($(DEBROOT),)
 $(DEBROOT_STAMP): tools/build/fetch-debs.sh
 	$(call msg,DEBS,$(DEBROOT))
-	$(Q)tools/build/fetch-debs.sh s390x $(DEBROOT) busybox-static libelf-dev zlib1g-dev
+	$(Q)tools/build/fetch-debs.sh $(ARCH) $(DEBROOT) busybox-static libelf-dev zlib1g-dev
 	$(Q)touch $@
 endif

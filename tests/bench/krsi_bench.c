@@ -26,8 +26,8 @@
  * without KRSI in lsm= (or with lsm=capability only), after the same
  * preparation: the kernel's BTF read and the same programs loaded, so that
  * the process and the kernel's memory are in the same state as in the
- * KRSI boot.  On an architecture without a BPF trampoline (s390x) the
- * trampoline configurations are left out.  Output, one line per call and
+ * KRSI boot.  Where 6.1 attaches no trampoline to a hook (arm64,
+ * s390x) the trampoline configurations are left out.  Output, one line per call and
  * configuration:
  *
  *	bench CALL CONFIG MEDIAN_NS MIN_NS MAX_NS
@@ -66,7 +66,7 @@ enum config {
 	NONE, KRSI_1, KRSI_8, LINK_1, LINK_8, TRAMP_1, TRAMP_8, NR_CONFIGS
 };
 /* The configurations this architecture has (tests/lib/trampoline.h). */
-static const int nr_configs = HAVE_TRAMPOLINE ? NR_CONFIGS : TRAMP_1;
+static const int nr_configs = LSM_TRAMPOLINE ? NR_CONFIGS : TRAMP_1;
 static const char *const config_names[] = {
 	"krsi-empty", "krsi-1", "krsi-8", "krsi-link-1", "krsi-link-8",
 	"trampoline-1", "trampoline-8",

@@ -5,7 +5,7 @@
 # any LSM hook seeing (progs/wx.bpf.c, known limits), and no file in it is
 # writable by anyone but root, nor set-user-ID.
 #
-# arches: x86_64 s390x
+# arches: x86_64 arm64 s390x
 # usage: image.sh [INITRAMFS.cpio.gz] (default: the image of $ARCH)
 set -u
 

@@ -4,7 +4,7 @@
 #   count FILE			tally and show FILE's "ok"/"not ok" lines
 #   table, header WHAT FILE, groups	tests/suites.tab, a script's header,
 #				the (arch, kernel) pairs in table order
-#   where ARCH			set ARCH, BUILD, DIR, karch, images for ARCH
+#   where ARCH			set ARCH, BUILD, DIR, karch, kname, images
 #   unsaid WHAT STATUS OUT	a "not ok" for a silent failure
 #   build ARCH KERNEL [NICE], build_behind, ready KERNEL
 #				the builds, the first one's and behind the boots
@@ -15,7 +15,7 @@
 #
 # They read and set the loop's variables: passed, failed, top, times,
 # only, builder, arch, kernel, checked, ran; where() sets ARCH, BUILD,
-# DIR, karch and images.
+# DIR, karch, kname and images.
 
 # took WHAT START: a line of the time table.
 took() { echo "$(( $(date +%s) - $2 )) $1" >>"$times"; }
@@ -43,11 +43,14 @@ groups() {
 }
 
 # where ARCH: the build directory of ARCH and its test directory, the
-# kernel's name of the architecture and where its image is.
+# kernel's name of the architecture, of its image, and where that is.
 where() {
-	export ARCH=$1 BUILD=$top
-	karch=x86 images=image
-	[ "$ARCH" = x86_64 ] || BUILD=$top/$ARCH karch=s390 images=image/$ARCH
+	export ARCH=$1 BUILD=$top/$1 images=image/$1 kname=bzImage
+	case $ARCH in
+	x86_64) karch=x86 BUILD=$top images=image ;;
+	arm64) karch=arm64 kname=Image ;;
+	s390x) karch=s390 ;;
+	esac
 	export DIR=$BUILD/test
 }
 
@@ -112,9 +115,9 @@ run() {
 boot_suite() {
 	name=$1
 	[ "$2" = appliance ] || name=$1-$2
-	bzimage=$BUILD/kernel-$2/arch/$karch/boot/bzImage
-	[ "$2" = appliance ] && bzimage=$images/bzImage
-	set -- "$@" --arch "$ARCH" --kernel "$bzimage" --initrd "$DIR/$1.initramfs.cpio.gz" \
+	kimage=$BUILD/kernel-$2/arch/$karch/boot/$kname
+	[ "$2" = appliance ] && kimage=$images/$kname
+	set -- "$@" --arch "$ARCH" --kernel "$kimage" --initrd "$DIR/$1.initramfs.cpio.gz" \
 		--timeout "${KRSI_TEST_TIMEOUT:-$3}" --append "krsi.tests=$1"
 	[ "$5" = - ] || set -- "$@" --append "$5"
 	case ,$4, in *,stream,*) rm -f "$DIR/$name.log"; set -- "$@" --log "$DIR/$name.log" ;; esac

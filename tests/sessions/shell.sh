@@ -1,5 +1,5 @@
 #!/bin/sh
-# arches: s390x
+# arches: arm64 s390x
 # kernel: appliance
 # The appliance as `make ARCH=ARCH run` boots it (./run-qemu.sh --arch
 # ARCH, the image itself, not the test image), typed at on its console:

@@ -13,15 +13,18 @@ PACKAGES="
 	qemu-system-x86
 	ccache acpica-tools bash-static
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross musl-dev:s390x qemu-system-misc
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 qemu-system-arm
 	qemu-user-static
 "
-# s390x (make ARCH=s390x, and the s390x boots of make test): the cross
+# s390x and arm64 (make ARCH=..., and their boots in make test): the cross
 # compiler and its glibc headers (only a recommendation of the compiler,
 # which apt leaves out here; bpftool's cross build needs them), musl for
-# s390x (with its s390x-linux-musl-gcc), QEMU's s390x system emulator and
-# qemu-user, which runs the s390x bpftool that makes the light skeletons.  musl-dev:s390x, and the s390x packages the build
-# unpacks (tools/build/fetch-debs.sh), need dpkg to know the architecture.
-FOREIGN_ARCH=s390x
+# the architecture (with its ARCH-linux-musl-gcc), QEMU's system emulator
+# (qemu-system-misc has s390x's, qemu-system-arm aarch64's) and qemu-user,
+# which runs the s390x bpftool that makes the light skeletons there.
+# musl-dev:ARCH, and the packages the build unpacks
+# (tools/build/fetch-debs.sh), need dpkg to know the architecture.
+FOREIGN_ARCHES="s390x arm64"
 
 missing=""
 for pkg in $PACKAGES; do
@@ -41,8 +44,10 @@ fi
 
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-dpkg --print-foreign-architectures | grep -qx "$FOREIGN_ARCH" ||
-	dpkg --add-architecture "$FOREIGN_ARCH"
+for arch in $FOREIGN_ARCHES; do
+	dpkg --print-foreign-architectures | grep -qx "$arch" ||
+		dpkg --add-architecture "$arch"
+done
 apt-get update -qq
 # shellcheck disable=SC2086 # the list is meant to split
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

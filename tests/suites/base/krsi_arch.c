@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The point of KRSI on a machine without a BPF trampoline, in one boot:
- * one LSM program, loaded once, attached both ways.  On s390x (Linux 6.1
- * has trampolines on x86_64 and arm64 only) mainline's attach fails with
- * ENOTSUPP, and the same program attached as a KRSI link runs and denies
- * the test's open() of its own file, counted by the program itself.  On
- * x86_64 both attach and deny.  The last line sums it up; README quotes it
- * from an s390x boot.
+ * The point of KRSI where mainline's BPF LSM cannot attach, in one boot:
+ * one LSM program, loaded once, attached both ways.  On arm64 and s390x
+ * (Linux 6.1 attaches a trampoline to a kernel function on x86_64 alone)
+ * mainline's attach fails with ENOTSUPP, and the same program attached as
+ * a KRSI link runs and denies the test's open() of its own file, counted
+ * by the program itself.  On x86_64 both attach and deny.  The last line
+ * sums it up; README quotes it from an arm64 and an s390x boot.
  */
 #include <sys/utsname.h>
 
@@ -28,9 +28,9 @@ int main(void)
 	uname(&uts);
 	skel->bss->deny_ret = -EPERM;
 
-	/* Mainline's way: a trampoline, where the architecture has one. */
+	/* Mainline's way: a trampoline, where 6.1 attaches one to a hook. */
 	tramp = tramp_attach(skel->progs.deny.prog_fd);
-	tramp_ok = HAVE_TRAMPOLINE ? tramp >= 0 : tramp == -TRAMP_ENOTSUPP;
+	tramp_ok = LSM_TRAMPOLINE ? tramp >= 0 : tramp == -TRAMP_ENOTSUPP;
 	if (check_tramp_attach(tramp, "deny on file_open")) {
 		check_err(try_open(TARGET), -EPERM, "trampoline: open() denied");
 		close(tramp);

@@ -6,8 +6,8 @@
  * by value.  The same object is loaded twice, one copy attached through
  * the hook files and the other by trampoline; each hook is called once
  * with known values, and both copies must have read the same ones (where
- * the architecture has no trampoline, s390x, its attach must fail with
- * ENOTSUPP, and the KRSI copy must have read them alone).  On the
+ * 6.1 attaches no trampoline to a hook, arm64 and s390x, its attach must
+ * fail with ENOTSUPP, and the KRSI copy must have read them alone).  On the
  * KRSI path the raw 64-bit slot is also checked: the value converted to
  * u64, so a signed argument is sign-extended (what a big-endian machine
  * needs for the low 32 bits to be the argument, see security/krsi/pack.h).
@@ -50,7 +50,7 @@ static int attach_both(int *links, const struct path_progs *progs, int n)
 				 err ? errname(-err) : "ok");
 		links[i] = tramp_attach(progs[i].tramp_fd);
 		if (!check_tramp_attach(links[i], progs[i].hook)) {
-			failed |= HAVE_TRAMPOLINE;
+			failed |= LSM_TRAMPOLINE;
 			links[i] = -1;
 		}
 	}
@@ -174,7 +174,7 @@ int main(void)
 	if (attach_both(links, progs, 6) == 0) {
 		call_hooks();
 		check_typed(k->bss, "KRSI");
-		if (HAVE_TRAMPOLINE)
+		if (LSM_TRAMPOLINE)
 			check_typed(t->bss, "trampoline");
 		check_raw(k->bss);
 	}

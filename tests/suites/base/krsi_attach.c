@@ -310,8 +310,9 @@ static void check_ctx(struct krsi_test *s, const char *path)
 
 /*
  * The same object file through both paths: each program sees the same
- * context, and a deny program denies either way.  Where the architecture
- * has no trampoline, the KRSI path alone, and the trampoline's refusal.
+ * context, and a deny program denies either way.  Where 6.1 attaches
+ * no trampoline to a hook, the KRSI path alone, and the trampoline's
+ * refusal.
  */
 static void test_both_paths(void)
 {

@@ -81,7 +81,7 @@ static void check_verdict(int prctl_id, const char *name,
 		return;
 	check(prctl_with(fd, true) == want, "KRSI: %s: prctl() gets %s", what,
 	      want ? errname(-want) : "its own result");
-	if (HAVE_TRAMPOLINE)
+	if (LSM_TRAMPOLINE)
 		check(prctl_with(fd, false) == want,
 		      "trampoline: %s: prctl() gets %s", what,
 		      want ? errname(-want) : "its own result");

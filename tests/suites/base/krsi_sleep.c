@@ -88,8 +88,8 @@ static void test_order(struct krsi_sleep *s)
 }
 
 /*
- * The same sleepable program by trampoline reads the same; where the
- * architecture has no trampoline, its attach is refused and the KRSI path
+ * The same sleepable program by trampoline reads the same; where 6.1
+ * attaches no trampoline to a hook, its attach is refused and the KRSI path
  * reads the arguments alone.
  */
 static void test_both_paths(struct krsi_sleep *s, struct krsi_sleep *t)

@@ -118,13 +118,13 @@ static void test_link(void)
 
 /*
  * A program attaches by trampoline once in its life: a fresh one each.
- * Where the architecture has no trampoline, the first attach is refused.
+ * Where 6.1 attaches no trampoline to a hook, the first is refused.
  */
 static void test_trampoline(void)
 {
 	int i, bad = 0, failed = 0;
 
-	if (!HAVE_TRAMPOLINE) {
+	if (!LSM_TRAMPOLINE) {
 		check_tramp_attach(tramp_attach(skel->progs.deny.prog_fd), "deny");
 		return;
 	}

@@ -750,6 +750,15 @@ static int mount_setattr_ro(void)
 			       &attr, sizeof(attr)));
 }
 
+/* The audit stream's port (tools/krsi/logd.c): a virtio console on arm64. */
+#ifdef __aarch64__
+#define STREAM_PORT	"/dev/hvc0"
+#define STREAM_RDEV	makedev(229, 0)
+#else
+#define STREAM_PORT	"/dev/ttyS2"
+#define STREAM_RDEV	makedev(4, 66)
+#endif
+
 static int open_port(const char *path)
 {
 	return open_err(path, O_WRONLY | O_NOCTTY);
@@ -853,15 +862,15 @@ static void test_reader(void)
 		  "refused by the kernel while the reader writes");
 	check(!stat(seg, &st) && st.st_size > 0, "the log is still there, written");
 
-	/* The stream's serial port, by its name and by a node of one's own. */
-#ifdef __s390x__
+	/* The stream's port, by its name and by a node of one's own. */
+#if defined(__s390x__)
 	/* s390x has no 8250 port, and so no stream (run-qemu.sh --log). */
-	check_err(open_port("/dev/ttyS2"), -ENOENT, "no /dev/ttyS2 on s390x");
+	check_err(open_port(STREAM_PORT), -ENOENT, "no " STREAM_PORT " on s390x");
 #else
-	check_err(open_port("/dev/ttyS2"), -EPERM, "protect_log: root opens /dev/ttyS2");
+	check_err(open_port(STREAM_PORT), -EPERM, "protect_log: root opens " STREAM_PORT);
 #endif
-	check(!mknod("/tmp/port", S_IFCHR | 0600, makedev(4, 66)),
-	      "a device node of one's own for /dev/ttyS2's device");
+	check(!mknod("/tmp/port", S_IFCHR | 0600, STREAM_RDEV),
+	      "a device node of one's own for " STREAM_PORT "'s device");
 	check_err(open_port("/tmp/port"), -EPERM, "protect_log: root opens it");
 	unlink("/tmp/port");
 

@@ -6,8 +6,8 @@
  * see the hook file list the program and the policy take effect, update,
  * pin, detach and destroy the link as any other; and the API's errors.
  * bpf_program__attach() of an LSM program, as a program written for the
- * BPF LSM calls it: a trampoline link where the architecture has a
- * trampoline, a KRSI link where it has none (s390x), enforcing either way.
+ * BPF LSM calls it: a trampoline link where 6.1 attaches one to the
+ * hook (x86_64), a KRSI link elsewhere (arm64, s390x), enforcing either way.
  * Then the kernel's own selftest object: its programs load, its sleepable
  * test_void_hook runs through a hook file, and the whole object, attached
  * unmodified with bpf_program__attach(), passes the checks of the
@@ -30,11 +30,13 @@
 #include "check.h"
 #include "errname.h"
 
-/* Linux 6.1 has a BPF trampoline on these only (tests/lib/trampoline.h). */
-#if defined(__x86_64__) || defined(__aarch64__)
-#define HAVE_TRAMPOLINE 1
+/* Linux 6.1 attaches LSM programs by trampoline on x86_64 alone
+ * (tests/lib/trampoline.h).
+ */
+#if defined(__x86_64__)
+#define LSM_TRAMPOLINE 1
 #else
-#define HAVE_TRAMPOLINE 0
+#define LSM_TRAMPOLINE 0
 #endif
 
 #define OBJ	"/tests/krsi_libbpf.bpf.o"
@@ -184,8 +186,8 @@ static int link_type(const struct bpf_link *link)
 }
 
 /* What bpf_program__attach() of an LSM program makes on this kernel. */
-#define LSM_LINK_TYPE (HAVE_TRAMPOLINE ? BPF_LINK_TYPE_TRACING : BPF_LINK_TYPE_KRSI)
-#define LSM_LINK_NAME (HAVE_TRAMPOLINE ? "a trampoline link" : "a KRSI link")
+#define LSM_LINK_TYPE (LSM_TRAMPOLINE ? BPF_LINK_TYPE_TRACING : BPF_LINK_TYPE_KRSI)
+#define LSM_LINK_NAME (LSM_TRAMPOLINE ? "a trampoline link" : "a KRSI link")
 
 /*
  * bpf_program__attach() of libbpf_deny, as a program written for the BPF
@@ -200,9 +202,9 @@ static void test_generic_attach(struct bpf_object *obj)
 		return;
 	check(link_type(link) == LSM_LINK_TYPE, "it made %s (type %d)",
 	      LSM_LINK_NAME, link_type(link));
-	check(!strcmp(hook_list(), HAVE_TRAMPOLINE ? "" : "libbpf_deny "),
+	check(!strcmp(hook_list(), LSM_TRAMPOLINE ? "" : "libbpf_deny "),
 	      "file_open lists %s: '%s'",
-	      HAVE_TRAMPOLINE ? "nothing" : "it", hook_list());
+	      LSM_TRAMPOLINE ? "nothing" : "it", hook_list());
 	check(try_open() == EPERM, "the policy takes effect: open gives EPERM");
 	check(bpf_link__destroy(link) == 0 && try_open() == 0,
 	      "destroying the link detaches it");
@@ -223,8 +225,9 @@ static int stack_mprotect(void)
  * runs it, unmodified: every LSM program attached with
  * bpf_program__attach(), a monitored exec counted by the sleepable
  * test_void_hook, the stack's mprotect(PROT_EXEC) denied and counted by
- * test_int_hook.  Where the architecture has no trampoline (s390x, whose
- * DENYLIST lists test_lsm for it), libbpf attaches them through KRSI.
+ * test_int_hook.  Where 6.1 attaches no trampoline to the hook (arm64 and
+ * s390x, whose DENYLIST files list test_lsm with -524), libbpf attaches
+ * them through KRSI.
  */
 static void test_selftest_unmodified(struct bpf_object *obj)
 {
