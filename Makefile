@@ -7,9 +7,10 @@
 # builds a thing is in its folder: kernel/kernel.mk, progs/progs.mk,
 # tools/tools.mk and tests/tests.mk.
 #
-# `make ARCH=s390x` builds the same appliance for s390x (big-endian, no BPF
-# trampoline in 6.1), cross-compiled, into build/s390x/ and image/s390x/;
-# `make ARCH=s390x run` boots it, `make ARCH=s390x test` runs its suites.
+# `make ARCH=arm64` and `make ARCH=s390x` build the same appliance for
+# arm64 and s390x (big-endian), where 6.1's BPF LSM cannot attach,
+# cross-compiled, into build/ARCH/ and image/ARCH/; `make ARCH=arm64 run`
+# boots it, `make ARCH=arm64 test` runs its suites.
 
 BUILD        ?= build
 KTARBALL     ?= /usr/src/linux-source-6.1.tar.xz
@@ -17,7 +18,7 @@ JOBS         ?= $(shell nproc)
 ARCH         ?= x86_64
 
 # The kernel tree is one for every architecture; what is built from it is
-# in $(BUILD) (build/ for x86_64, build/s390x/ for s390x), the bootable
+# in $(BUILD) (build/ for x86_64, build/ARCH/ for the others), the bootable
 # files in $(IMAGE).
 KSRC         := $(BUILD)/linux
 
@@ -118,7 +119,7 @@ BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
 .PHONY: all kernel userspace run test test-build bench check-series selftests \
-	selftests-v1 deps build-times clean distclean help FORCE
+	selftests-v1 selftests-debian deps build-times clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
 # that a second make has nothing to do.
@@ -134,13 +135,14 @@ help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
 	@echo "make test       install deps, build, run host and in-guest tests"
-	@echo "                (x86_64's, then the s390x appliance's: tests/suites.tab)"
-	@echo "make ARCH=s390x [run|test|bench]  the same for s390x: build in"
-	@echo "                build/s390x and image/s390x, boot, its suites alone"
+	@echo "                (x86_64's, arm64's and s390x's: tests/suites.tab)"
+	@echo "make ARCH=arm64 [run|test|bench]  the same for arm64 (or s390x):"
+	@echo "                build in build/arm64 and image/arm64, boot, its suites alone"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
 	@echo "make selftests-v1  the series' KRSI selftests on v1 (6dbe1e6), where each must fail"
+	@echo "make ARCH=arm64 selftests-debian  mainline's BPF LSM tests on Debian's arm64 6.1"
 	@echo "make build-times   a cold build in a scratch dir, timed stage by stage"
 	@echo "make deps       install the Debian packages the build needs"
 	@echo "make clean      remove the user-space build (keeps the kernel)"

@@ -14,6 +14,7 @@ log=""
 timeout=0
 accel=tcg
 icount=
+efi=
 smp=2
 memory=512M
 # Kernel messages of warning level and above reach the console; the rest
@@ -38,6 +39,9 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
   --icount          count instructions instead of running in real time:
                     one guest nanosecond is one instruction, so timings in
                     the guest are exact and repeatable (for benchmarks)
+  --efi             arm64: boot through QEMU's UEFI firmware (edk2, from
+                    qemu-efi-aarch64), which gives the kernel ACPI tables
+                    (the kernel must have CONFIG_EFI and CONFIG_ACPI)
   --verbose         show every kernel message on the console, not only
                     warnings and worse (dmesg has them all either way)
   --append ARGS     extra kernel command line arguments
@@ -76,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--verbose) loglevel=8 ;;
 	--demo) mode=demo ;;
 	--icount) icount=1 ;;
+	--efi) efi=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd ;;
 	--append) [ $# -ge 2 ] || die "--append needs an argument"; append="$append $2"; shift ;;
 	--mode) [ $# -ge 2 ] || die "--mode needs an argument"; mode=$2; shift ;;
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a file"; kernel=$2; shift ;;
@@ -180,6 +185,12 @@ if [ "$accel" = kvm ]; then
 		die "--kvm: a probe boot with KVM did not reach /init in 20 s; run without --kvm"
 	fi
 	runner=""
+fi
+
+if [ -n "$efi" ]; then
+	[ "$arch" = arm64 ] || die "--efi: arm64 only"
+	[ -r "$efi" ] || die "--efi: $efi not found: run 'make deps'"
+	machine="$machine -bios $efi"
 fi
 
 [ "$accel" = tcg ] && accel=$accel$tcg_opts

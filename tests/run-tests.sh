@@ -16,7 +16,7 @@
 # behind, in seconds (also in build/test/times.txt).  BUILD in the
 # environment: the build directory, as make's BUILD.
 #
-# usage: run-tests.sh [--arch ARCH]	(make test; make ARCH=s390x test)
+# usage: run-tests.sh [--arch ARCH]	(make test; make ARCH=arm64 test)
 set -u
 . tests/lib/boot.sh
 . tests/lib/harness.sh

@@ -6,10 +6,10 @@
 # which architecture; what is built here for an architecture follows it.
 TEST_DIR     := $(BUILD)/test
 
-# make test: x86_64's boots, then the s390x appliance's; make ARCH=s390x
-# test: the s390x boots alone.  tests/run-tests.sh builds what each
-# needs (test-build-KERNEL below), the first before the boots, the
-# others behind them.
+# make test: every architecture's boots (tests/suites.tab); make
+# ARCH=arm64 test or ARCH=s390x test: that architecture's alone.
+# tests/run-tests.sh builds what each needs (test-build-KERNEL below),
+# the first before the boots, the others behind them.
 test: deps
 	tests/run-tests.sh $(if $(filter x86_64,$(ARCH)),,--arch $(ARCH))
 
@@ -31,6 +31,13 @@ selftests: deps all $(BUILD)/gen_init_cpio
 selftests-v1: deps all $(BUILD)/gen_init_cpio $(BPFTOOL) $(TEST_DIR)/lockdown/acpi.cpio
 	tests/selftests/v1.sh $(KSRC) $(KOUT)/.config $(BUILD)/gen_init_cpio \
 		$(BPFTOOL) $(TEST_DIR)/lockdown/acpi.cpio $(BUILD)/selftests/v1
+
+# Mainline's tests of the BPF LSM on arm64's 6.1 without the series:
+# Debian's own arm64 kernel, downloaded, booted with the arm64 selftests
+# image (tests/selftests/debian.sh).  Not part of test: it downloads.
+selftests-debian: deps $(TEST_DIR)/selftests.initramfs.cpio.gz
+	$(if $(filter arm64,$(ARCH)),,$(error selftests-debian: make ARCH=arm64 selftests-debian))
+	tests/selftests/debian.sh $(TEST_DIR)/selftests.initramfs.cpio.gz $(BUILD)/selftests/debian
 
 # Where a cold build's time goes: everything make test needs, built again
 # in $(BUILD)/build-times/ with an empty ccache (tests/bench/build-times.sh).
@@ -131,15 +138,29 @@ $(TEST_DIR)/expected-hooks: tests/lib/expected-hooks.sh $(BUILD)/kernel.stamp
 
 # The kernel's own KRSI selftests (tools/testing/selftests/bpf/prog_tests/
 # krsi_*.c, added by the series) in the kernel's test_progs harness, built
-# for the debug kernel's BTF (tests/selftests/krsi.mk), for the selftests
-# suite.
+# for the BTF of the kernel the selftests suite boots (tests/selftests/
+# krsi.mk): x86_64's debug kernel.  On arm64, its mainline kernel, and
+# with them mainline's own tests of the BPF LSM, unmodified, which 6.1's
+# trampoline cannot attach there and libbpf attaches through KRSI; the
+# target's bpftool, under qemu-user, makes their skeletons.
 SELFTESTS_KRSI := $(BUILD)/selftests/krsi/test_progs
+ifeq ($(ARCH),arm64)
+SELFTESTS_KERNEL := mainline
+SELFTESTS_ARGS := BPF_ARCH=arm64 TARGET_CC="ccache $(GLIBCC)" \
+	TARGET_CFLAGS="-I$(abspath $(DEBROOT))/usr/include" TARGET_LDFLAGS="$(TARGET_LDFLAGS)" \
+	MORE_TESTS="test_lsm test_local_storage test_bprm_opts deny_namespace bpf_cookie" \
+	MORE_PROGS="lsm local_storage bprm_opts test_deny_namespace test_bpf_cookie kprobe_multi"
+else
+SELFTESTS_KERNEL := debug
+endif
 
-$(SELFTESTS_KRSI): $(BUILD)/kernel-debug.stamp $(LIBBPF_A) $(BPFTOOL) tests/selftests/krsi.mk
+$(SELFTESTS_KRSI): $(BUILD)/kernel-$(SELFTESTS_KERNEL).stamp $(LIBBPF_A) $(BPFTOOL) \
+		tests/selftests/krsi.mk
 	$(call msg,SELFTEST,$@)
 	$(Q)$(MAKE) -s -f tests/selftests/krsi.mk KSRC=$(KSRC) \
-		VMLINUX=$(BUILD)/kernel-debug/vmlinux SYSROOT=$(SYSROOT) LIBBPF_A=$(LIBBPF_A) \
-		BPFTOOL=$(BPFTOOL) OUT=$(dir $@) Q=$(Q)
+		VMLINUX=$(BUILD)/kernel-$(SELFTESTS_KERNEL)/vmlinux SYSROOT=$(SYSROOT) \
+		LIBBPF_A=$(LIBBPF_A) BPFTOOL="$(TARGET_RUN) $(abspath $(BPFTOOL))" \
+		OUT=$(dir $@) Q=$(Q) $(SELFTESTS_ARGS)
 
 # ---------------------------------------------------------------------------
 # The images.  Every one is the appliance's image, then what every test
@@ -175,6 +196,18 @@ SUITE_FILES_base  := $(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.b
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
 SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 SUITE_FILES_selftests := $(SELFTESTS_KRSI)
+# SUITE_ROOT_SUITE: files of the image outside /tests, as PATH=SOURCE,
+# made by SUITE_DEPS_SUITE.  Mainline's tests on arm64 run bash
+# (test_bprm_opts) and copy /bin/rm to run it under another name
+# (test_local_storage), which busybox's rm is not: tests/selftests/rm.c
+# (as `make selftests` does); their limits there are checked by
+# tests/suites/selftests/mainline/.
+ifeq ($(ARCH),arm64)
+SUITE_ROOT_selftests := /bin/bash=$(DEBROOT)/bin/bash-static /bin/rm=$(TEST_DIR)/selftests/rm
+SUITE_DEPS_selftests := $(DEBROOT_STAMP) $(TEST_DIR)/selftests/rm
+SUITE_MORE_selftests := $(wildcard tests/suites/selftests/mainline/*.sh)
+SUITE_FILES_selftests += tests/suites/selftests/mainline/DENYLIST.aarch64
+endif
 
 suite_tests = $(wildcard tests/suites/$(1)/*.sh) \
 	$(patsubst tests/%.c,$(TEST_DIR)/%,$(wildcard tests/suites/$(1)/*.c)) \
@@ -182,11 +215,12 @@ suite_tests = $(wildcard tests/suites/$(1)/*.sh) \
 
 define suite_image
 $(TEST_DIR)/$(1).initramfs.cpio.gz: $(TEST_DIR)/initramfs.cpio.gz $(call suite_tests,$(1)) \
-		$(SUITE_FILES_$(1)) tests/lib/append-image.sh
+		$(SUITE_FILES_$(1)) $(SUITE_DEPS_$(1)) tests/lib/append-image.sh
 	$$(call msg,CPIO,$$@)
 	$(Q)for f in $(call suite_tests,$(1)); do echo $$$${f##*/}; done >$(TEST_DIR)/LIST.$(1)
 	$(Q){ echo "/tests/LIST.$(1) $(TEST_DIR)/LIST.$(1) 0644"; \
-	  $$(call image_list,$(call suite_tests,$(1)) $(SUITE_FILES_$(1))); } | \
+	  $$(call image_list,$(call suite_tests,$(1)) $(SUITE_FILES_$(1))); \
+	  for f in $(SUITE_ROOT_$(1)); do echo "$$$${f%%=*} $$$${f#*=} 0755"; done; } | \
 		$(APPEND_IMAGE) $$@ $(TEST_DIR)/initramfs.cpio.gz
 endef
 $(foreach s,$(SUITES),$(eval $(call suite_image,$(s))))
@@ -234,6 +268,9 @@ $(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/acpi.cpio $(IMAGE)/initramfs.cpi
 SESSION_FILES := $(TEST_DIR)/initramfs.cpio.gz
 ifeq ($(ARCH),x86_64)
 SESSION_FILES += $(HOST_TESTS) $(LOCKDOWN_DIR)/initramfs.cpio
+endif
+ifeq ($(ARCH),arm64)
+SESSION_FILES += $(LOCKDOWN_DIR)/initramfs.cpio
 endif
 
 define kernel_tests

@@ -78,12 +78,20 @@ $(IMAGE)/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN
 		$(BUSYBOX) rootfs init/init $(BIN) $(MUSL_LOADER) \
 		$(BPFTOOL)
 
-# Another architecture's Debian busybox-static, libelf and zlib, unpacked
-# from their packages (tools/build/fetch-debs.sh): they cannot be installed
-# beside the host's own, and only their files are needed.
+# Another architecture's Debian busybox-static, libelf and zlib (and
+# bash-static, which mainline's test_bprm_opts runs in the arm64 selftests
+# boot), unpacked from their packages (tools/build/fetch-debs.sh): they
+# cannot be installed beside the host's own, and only their files are
+# needed.  Unpacked again when the list changes.
+DEB_PACKAGES := busybox-static libelf-dev zlib1g-dev bash-static
+
 ifneq ($(DEBROOT),)
-$(DEBROOT_STAMP): tools/build/fetch-debs.sh
+$(BUILD)/debs/packages: FORCE
+	$(Q)mkdir -p $(dir $@)
+	$(Q)echo "$(DEB_PACKAGES)" | cmp -s - $@ || echo "$(DEB_PACKAGES)" >$@
+
+$(DEBROOT_STAMP): tools/build/fetch-debs.sh $(BUILD)/debs/packages
 	$(call msg,DEBS,$(DEBROOT))
-	$(Q)tools/build/fetch-debs.sh $(ARCH) $(DEBROOT) busybox-static libelf-dev zlib1g-dev
+	$(Q)tools/build/fetch-debs.sh $(ARCH) $(DEBROOT) $(DEB_PACKAGES)
 	$(Q)touch $@
 endif

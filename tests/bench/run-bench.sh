@@ -2,8 +2,9 @@
 # make bench: the cost of KRSI per hooked call against a kernel booted
 # without it and against mainline's trampolines, and the appliance's build
 # and boot numbers.  Prints a table and writes it to build/bench/results.txt
-# (build/s390x/bench/results.txt for `run-bench.sh s390x`, make ARCH=s390x
-# bench, which has no trampoline rows: s390x has no BPF trampoline in 6.1).
+# (build/ARCH/bench/results.txt for `run-bench.sh ARCH`, make ARCH=ARCH
+# bench: arm64 and s390x, which have no trampoline rows: 6.1 attaches no
+# trampoline to a hook there).
 #
 # Four boots of the test image: lsm= without krsi (the baseline), lsm= with
 # capabilities only, the appliance's kernel (every other configuration,
@@ -15,10 +16,11 @@ set -u
 
 arch=${1:-x86_64}
 build=${BUILD:-build}
-images=image
-if [ "$arch" = s390x ]; then
-	build=$build/s390x images=image/s390x
-fi
+images=image kname=bzImage
+case $arch in
+arm64) build=$build/arm64 images=image/arm64 kname=Image ;;
+s390x) build=$build/s390x images=image/s390x ;;
+esac
 dir=$build/bench
 initrd=$build/test/bench.initramfs.cpio.gz
 out=$dir/results.txt
@@ -33,7 +35,7 @@ mkdir -p "$dir"
 bench() {
 	name=$1 append=$2
 	shift 2
-	boot_guest "$name" "$dir" --arch "$arch" --icount --kernel "$images/bzImage" \
+	boot_guest "$name" "$dir" --arch "$arch" --icount --kernel "$images/$kname" \
 		--initrd "$initrd" --timeout 1800 --append "tsc=reliable norandmaps $append" "$@" ||
 		echo "run-bench: the $name boot failed (see $dir/$name.console.log)" >&2
 	kernel_reports "$name" "$dir/$name.console.log" >"$dir/$name.reports"
@@ -92,7 +94,7 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 				tr = "-"
 				n = configs[k]
 				sub(/^krsi-(link-)?/, "", n)
-				# "in" first: reading med[] would make the row s390x has not
+				# "in" first: reading med[] would make a row arm64 has not
 				if (configs[k] ~ /^krsi-(link-)?[18]$/ &&
 				    (call " trampoline-" n) in med)
 					tr = sprintf("%.3f", med[key] / med[call " trampoline-" n])
@@ -170,7 +172,7 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	}'
 	echo
 	echo "guest clocksource: $(sed -n 's/^bench clocksource //p' "$dir/krsi.lines")"
-	echo "bzImage:            $(stat -c %s "$images/bzImage") bytes"
+	printf '%-19s %s bytes\n' "$kname:" "$(stat -c %s "$images/$kname")"
 	echo "initramfs.cpio.gz:  $(stat -c %s "$images/initramfs.cpio.gz") bytes"
 	echo "boot policies attached at: $(sed -n 's/^bench boot policies-attached //p' "$dir/boot.lines")s of guest uptime"
 	echo "no-change rebuild (make all): ${rebuild_ms} ms"
@@ -189,7 +191,7 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 # trampoline) and the policies, and the reader's boot its two; the
 # reader every record.
 configs=7
-[ "$arch" = s390x ] && configs=5
+[ "$arch" = x86_64 ] || configs=5
 ! cat "$dir"/*.reports | grep -q . &&
 [ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" \
 	"$dir/boot.lines" | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq $((4 * (configs + 3) + 2)) ] &&

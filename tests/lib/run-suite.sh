@@ -7,7 +7,7 @@
 # STATUS" line per test and a final "done" line, to the results port,
 # which the host harness (tests/lib/boot.sh) reads back from a file: the
 # second serial port (/dev/ttyS1) on x86_64, the virtio serial port named
-# krsi.results on s390x (run-qemu.sh --results). The host counts a test
+# krsi.results on arm64 and s390x (run-qemu.sh --results). The host counts a test
 # without its "exit" line, or a run without "done", as failed.
 list=
 for arg in $(cat /proc/cmdline); do

@@ -1,23 +1,28 @@
 #!/bin/sh
-# arches: x86_64
-# kernel: audit-only
+# arches: x86_64 arm64
+# kernel: audit-only mainline
 # lockdown=integrity is in force while setup_arch() runs: the ACPI table
 # the initrd carries (tests/sessions/ssdt.dsl, an uncompressed cpio archive
 # before the image) is refused, as on Linux 6.1 without the series;
 # booted without lockdown=, the same kernel takes it, which shows that
-# the check can see a table taken.  The audit-only kernel has ACPI and
-# the lockdown LSM (kernel/audit-only.config).  Consoles:
+# the check can see a table taken.  The kernels with ACPI and the
+# lockdown LSM: x86_64's audit-only (kernel/audit-only.config), arm64's
+# mainline (kernel/mainline.config), booted there through QEMU's UEFI
+# firmware, which gives it the ACPI tables.  Consoles:
 # DIR/lockdown.integrity.log and DIR/lockdown.none.log.
 #
 # usage: lockdown.sh (tests/run-tests.sh sets BUILD and DIR)
 set -u
 . tests/lib/boot.sh
 
-kernel=$BUILD/kernel-audit-only/arch/x86/boot/bzImage
-initrd=$DIR/lockdown/initramfs.cpio
-probe_boot "$DIR/lockdown.integrity.log" --kernel "$kernel" --initrd "$initrd" \
-	--append lockdown=integrity
-probe_boot "$DIR/lockdown.none.log" --kernel "$kernel" --initrd "$initrd"
+if [ "$ARCH" = arm64 ]; then
+	set -- --arch arm64 --efi --kernel "$BUILD/kernel-mainline/arch/arm64/boot/Image"
+else
+	set -- --kernel "$BUILD/kernel-audit-only/arch/x86/boot/bzImage"
+fi
+set -- "$@" --initrd "$DIR/lockdown/initramfs.cpio"
+probe_boot "$DIR/lockdown.integrity.log" "$@" --append lockdown=integrity
+probe_boot "$DIR/lockdown.none.log" "$@"
 if [ "$(acpi_table "$DIR/lockdown.integrity.log")" = refused ]; then
 	echo "ok lockdown: lockdown=integrity refuses the initrd's ACPI table in setup_arch()"
 else

@@ -14,13 +14,15 @@ PACKAGES="
 	ccache acpica-tools bash-static
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross musl-dev:s390x qemu-system-misc
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 qemu-system-arm
+	qemu-efi-aarch64
 	qemu-user-static
 "
 # s390x and arm64 (make ARCH=..., and their boots in make test): the cross
 # compiler and its glibc headers (only a recommendation of the compiler,
 # which apt leaves out here; bpftool's cross build needs them), musl for
 # the architecture (with its ARCH-linux-musl-gcc), QEMU's system emulator
-# (qemu-system-misc has s390x's, qemu-system-arm aarch64's) and qemu-user,
+# (qemu-system-misc has s390x's, qemu-system-arm aarch64's; qemu-efi-aarch64
+# the UEFI firmware of the arm64 lockdown boots) and qemu-user,
 # which runs the s390x bpftool that makes the light skeletons there.
 # musl-dev:ARCH, and the packages the build unpacks
 # (tools/build/fetch-debs.sh), need dpkg to know the architecture.

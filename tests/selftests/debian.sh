@@ -1,0 +1,40 @@
+#!/bin/sh
+# make ARCH=arm64 selftests-debian: mainline's own tests of the BPF LSM on
+# Linux 6.1 without the series, for arm64, with no kernel to build: Debian
+# 12's own arm64 kernel (linux-image-arm64's, CONFIG_BPF_LSM=y, "bpf" in
+# its LSM list), booted with the arm64 selftests image, the same
+# test_progs, no deny list.  Each test's result and every attach its
+# programs were refused with 524 (ENOTSUPP), for README beside the same
+# tests on the patched kernel (tests/suites.tab's arm64 selftests boot).
+# Debian's kernel has its virtio console as a module, which the image
+# does not load: the results come back on the console.
+#
+# usage: debian.sh IMAGE WORKDIR
+set -u
+image=$1 work=$2
+tests=test_lsm,test_local_storage,test_bprm_opts,deny_namespace,bpf_cookie/lsm
+
+die() { echo "selftests-debian: $*" >&2; exit 1; }
+
+mkdir -p "$work"
+# The kernel package linux-image-arm64 stands for, downloaded, unpacked.
+pkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
+	sed -n 's/^ *Depends: \(linux-image-6\.1[^ :]*\).*/\1/p' | head -n 1)
+[ -n "$pkg" ] || die "no linux-image-arm64:arm64 in apt (make ARCH=arm64 deps)"
+rm -rf "$work/root" "$work"/*.deb
+(cd "$work" && apt-get download -q=2 "$pkg:arm64") || die "cannot download $pkg:arm64"
+dpkg-deb -x "$work"/*.deb "$work/root" || die "cannot unpack $pkg"
+kernel=$(echo "$work"/root/boot/vmlinuz-*)
+[ -r "$kernel" ] || die "no kernel in $pkg"
+
+console=$work/console.log
+echo "--- $pkg ($(dpkg-deb -f "$work"/*.deb Version)), booted with $image"
+./run-qemu.sh --arch arm64 --kernel "$kernel" --initrd "$image" --mode test \
+	--timeout 900 --memory 1G \
+	--append "krsi.tests=selftests krsi.selftests=$tests krsi.denylist=none" \
+	</dev/null 2>&1 | tr -d '\r' >"$console"
+grep -q "^exit selftests.sh " "$console" || die "the guest did not finish (see $console)"
+# One line per test and subtest, as test_progs gave it, then each refusal.
+grep -e '^ok selftests: ' -e '^not ok selftests: ' "$console" | sed 's/ (see the console)//'
+grep -e 'strerror_r(-524)' -e 'unexpected error: -524' -e 'actual -524' "$console" |
+	sed 's/^/  524: /' | sort | uniq -c
