@@ -34,7 +34,9 @@ echo "--- $pkg ($(dpkg-deb -f "$work"/*.deb Version)), booted with $image"
 	--append "krsi.tests=selftests krsi.selftests=$tests krsi.denylist=none" \
 	</dev/null 2>&1 | tr -d '\r' >"$console"
 grep -q "^exit selftests.sh " "$console" || die "the guest did not finish (see $console)"
-# One line per test and subtest, as test_progs gave it, then each refusal.
-grep -e '^ok selftests: ' -e '^not ok selftests: ' "$console" | sed 's/ (see the console)//'
-grep -e 'strerror_r(-524)' -e 'unexpected error: -524' -e 'actual -524' "$console" |
-	sed 's/^/  524: /' | sort | uniq -c
+# test_progs' run, up to its summary of the errors again: each test's
+# result, each failed assertion, each program refused at load (with the
+# verifier's reason) or at attach (-524).
+awk '/^=== selftests.sh/ { on = 1; next } /^All error logs:/ { on = 0 }
+	on && (/^#[0-9]/ || /:FAIL:/ || /strerror_r\(-524\)/ || / is not [a-z]*$/)' "$console"
+grep -q "^All error logs:" "$console" || die "test_progs did not finish (see $console)"
