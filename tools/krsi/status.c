@@ -109,8 +109,9 @@ static int print_reader(bool json)
 	static const char *const marks[][2] = {
 		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
 	};
+	const char *sep = ", guarded by ";
 	pid_t pid;
-	int state = reader_state(&pid), i, m;
+	int state = reader_state(&pid), i, m[2] = { 0, 0 };
 
 	if (json) {
 		printf(",\"reader\":{\"state\":\"%s\"", state == READER_RUNNING ?
@@ -130,16 +131,21 @@ static int print_reader(bool json)
 		if (state != READER_RUNNING)
 			printf(": nothing is logged");
 	}
+	/* The policies that guard it first, then those that do not know it. */
 	for (i = 0; state == READER_RUNNING && i < 2; i++) {
-		m = reader_marked(marks[i][0], pid);
-		if (json)
-			printf(",\"%s\":%s", marks[i][1], m > 0 ? "true" :
-			       m == 0 || m == -ENOENT ? "false" : "null");
-		else if (m > 0)
-			printf("%s%s", i ? ", " : ", guarded by ", marks[i][1]);
-		else if (m < 0 && m != -ENOENT)
-			printf(", %s: ? (%s)", marks[i][1], errname(-m));
-		else
+		m[i] = reader_marked(marks[i][0], pid);
+		if (json) {
+			printf(",\"%s\":%s", marks[i][1], m[i] > 0 ? "true" :
+			       m[i] == 0 || m[i] == -ENOENT ? "false" : "null");
+		} else if (m[i] > 0) {
+			printf("%s%s", sep, marks[i][1]);
+			sep = ", ";
+		}
+	}
+	for (i = 0; state == READER_RUNNING && !json && i < 2; i++) {
+		if (m[i] < 0 && m[i] != -ENOENT)
+			printf(", %s: ? (%s)", marks[i][1], errname(-m[i]));
+		else if (m[i] <= 0)
 			printf(", not known to %s", marks[i][1]);
 	}
 	printf(json ? "}" : "\n");

@@ -41,8 +41,14 @@ check "logd: krsi status --json says so" \
 check "logd: krsi events says so" \
 	sh -c 'krsi events -n 1 2>&1 | grep -q "the audit reader is NOT RUNNING: it ended without stopping: nothing is logged any more"'
 as_demo "cat /etc/krsi/secret; echo while-dead" >/dev/null 2>&1
+# Started with protect_log attached and not protect_init: the reader
+# marks itself for the one, and krsi status names which guards it.
+krsi attach protect_log >/dev/null
 check "logd: started again" krsi logd
 sleep 0.5
+check "logd: krsi status names protect_log alone as guarding it" \
+	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_log, not known to protect_init$"'
+check "logd: detach protect_log" krsi detach protect_log
 krsi events --seq $((last + 1)) >/tmp/krsi_logd.events 2>&1
 check "logd: the numbers go on where they were" \
 	sh -c "krsi events --json --seq $((last + 1)) --policy reader | grep -q '\"event\":\"start\"'"
