@@ -18,6 +18,12 @@
 #ifndef POLICY
 #error "define POLICY, the policy's name, before including krsi_policy.h"
 #endif
+/* Every record carries the name whole, in KRSI_NAME_LEN bytes with its
+ * end: a longer one would be cut there, and krsi why and krsi events
+ * --policy would show or look for another name.
+ */
+_Static_assert(sizeof(POLICY) <= KRSI_NAME_LEN,
+	       "POLICY: a policy's name has at most 15 characters (its records carry it in 16 bytes)");
 
 #define EPERM	1
 #define EAGAIN	11
