@@ -7,6 +7,7 @@
  * `krsi events`.  One check per route; the README's "What it enforces"
  * names them.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -764,6 +765,45 @@ static int open_port(const char *path)
 	return open_err(path, O_WRONLY | O_NOCTTY);
 }
 
+#ifdef __aarch64__
+/*
+ * The stream's virtio port by its other node, /dev/vportNpM (the port
+ * with no name in /sys/class/virtio-ports: the console): the driver
+ * opens a console port only as hvc0, which protect_log guards.
+ */
+static void test_stream_vport(void)
+{
+	char path[300], name[64];
+	struct dirent *e;
+	int found = 0;
+	DIR *d = opendir("/sys/class/virtio-ports");
+
+	while (d && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
+		f = fopen(path, "re");
+		name[0] = '\0';
+		if (f && !fgets(name, sizeof(name), f))
+			name[0] = '\0';
+		if (f)
+			fclose(f);
+		if (name[0] && name[0] != '\n')
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", e->d_name);
+		snprintf(name, sizeof(name), "the stream's console port by its own node, %.20s",
+			 e->d_name);
+		check_err(open_port(path), -ENXIO, name);
+		found++;
+	}
+	if (d)
+		closedir(d);
+	check(found == 1, "one virtio console port, the stream's (%d)", found);
+}
+#endif
+
 static void test_reader(void)
 {
 	char seg[64], moved[80];
@@ -868,6 +908,9 @@ static void test_reader(void)
 	check_err(open_port(STREAM_PORT), -ENOENT, "no " STREAM_PORT " on s390x");
 #else
 	check_err(open_port(STREAM_PORT), -EPERM, "protect_log: root opens " STREAM_PORT);
+#endif
+#ifdef __aarch64__
+	test_stream_vport();
 #endif
 	check(!mknod("/tmp/port", S_IFCHR | 0600, STREAM_RDEV),
 	      "a device node of one's own for " STREAM_PORT "'s device");
