@@ -50,19 +50,16 @@
  */
 #define POLICY "protect_log"
 #include "krsi_policy.h"
+#include "krsi_stream.h"
 
 /* The log's file system, and the one it is mounted on (set before load). */
 KRSI_CONFIG_DEV(log_dev, "/var/log/krsi");
 KRSI_CONFIG_DEV(parent_dev, "/var/log");
 
-/* The port of the log's stream (tools/krsi/logd.c), in the kernel's
- * encoding (major << 20 | minor): ttyS2, char 4:66; on arm64 hvc0, 229:0.
+/* The port of the log's stream (krsi_stream.h), in the kernel's encoding
+ * of a device number (major << 20 | minor).
  */
-#ifdef __TARGET_ARCH_arm64
-#define STREAM_RDEV	((229U << 20) | 0)
-#else
-#define STREAM_RDEV	((4U << 20) | 66)
-#endif
+#define STREAM_RDEV	((__u32)KRSI_STREAM_MAJOR << 20 | KRSI_STREAM_MINOR)
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
 

@@ -48,21 +48,10 @@
 #include "errname.h"
 #include "event_format.h"
 #include "krsi.h"
+#include "krsi_stream.h"
 #include "ringbuf.h"
 #include "sysbpf.h"
 
-/*
- * The port the stream leaves the machine by (run-qemu.sh --log): the PC's
- * third 8250 UART; on arm64, whose virt machine has one UART, the first
- * virtio console (progs/protect_log.bpf.c guards either by its number).
- */
-#ifdef __aarch64__
-#define STREAM_DEV		"/dev/hvc0"
-#define STREAM_IS_UART		0
-#else
-#define STREAM_DEV		"/dev/ttyS2"
-#define STREAM_IS_UART		1
-#endif
 /* The log: 8 segments of 4 MB, some 150,000 records of 200 bytes. */
 #define SEGMENT_SIZE		(4 << 20)
 #define SEGMENTS		8
@@ -339,7 +328,7 @@ static int flush_all(void)
 		if (e) {
 			close(d.port);
 			d.port = -1;
-			emit_reader("error", 0, STREAM_DEV ": %s: the stream stops here",
+			emit_reader("error", 0, KRSI_STREAM_DEV ": %s: the stream stops here",
 				    errname(-e));
 		}
 	}
@@ -786,7 +775,7 @@ static unsigned long long next_seq(void)
 }
 
 /*
- * The stream to the host: STREAM_DEV, when QEMU gives it a port
+ * The stream to the host: KRSI_STREAM_DEV, when QEMU gives it a port
  * (run-qemu.sh --log FILE), raw, so that every byte goes as it is.  An
  * 8250 port the PC does not have still has its node, with no UART behind.
  */
@@ -795,13 +784,13 @@ static const char *open_stream(void)
 	static char why[64];
 	struct serial_struct ss;
 	struct termios t;
-	int fd = open(STREAM_DEV, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	int fd = open(KRSI_STREAM_DEV, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0) {
-		snprintf(why, sizeof(why), "none (" STREAM_DEV ": %s)", errname(errno));
+		snprintf(why, sizeof(why), "none (" KRSI_STREAM_DEV ": %s)", errname(errno));
 		return why;
 	}
-	if (STREAM_IS_UART && (ioctl(fd, TIOCGSERIAL, &ss) || ss.type == PORT_UNKNOWN)) {
+	if (KRSI_STREAM_IS_UART && (ioctl(fd, TIOCGSERIAL, &ss) || ss.type == PORT_UNKNOWN)) {
 		close(fd);
 		return "none (no third serial port: run-qemu.sh --log FILE)";
 	}
@@ -813,7 +802,7 @@ static const char *open_stream(void)
 		tcsetattr(fd, TCSANOW, &t);
 	}
 	d.port = fd;
-	return STREAM_DEV;
+	return KRSI_STREAM_DEV;
 }
 
 /* Nothing takes its CPU, its memory or its terminal: see the header. */

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "guest.h"
+#include "krsi_stream.h"
 #include "sysbpf.h"
 
 #define DEMO		1000
@@ -751,14 +752,9 @@ static int mount_setattr_ro(void)
 			       &attr, sizeof(attr)));
 }
 
-/* The audit stream's port (tools/krsi/logd.c): a virtio console on arm64. */
-#ifdef __aarch64__
-#define STREAM_PORT	"/dev/hvc0"
-#define STREAM_RDEV	makedev(229, 0)
-#else
-#define STREAM_PORT	"/dev/ttyS2"
-#define STREAM_RDEV	makedev(4, 66)
-#endif
+/* The audit stream's port (progs/krsi_stream.h). */
+#define STREAM_PORT	KRSI_STREAM_DEV
+#define STREAM_RDEV	makedev(KRSI_STREAM_MAJOR, KRSI_STREAM_MINOR)
 
 static int open_port(const char *path)
 {
