@@ -16,3 +16,10 @@ test_progs_results() {
 	sed -n 's/^#[0-9/]* *\(.*\):\(OK\|FAIL\|SKIP\)\( (SKIP: [0-9]*\/[0-9]*)\)\{0,1\}$/\2 \1/p' \
 		"$1" | awk '!seen[$0]++'
 }
+
+# denied_tests FILE: the names of a deny list in the kernel's format
+# (tools/testing/selftests/bpf/DENYLIST*: a name per line, "#" comments),
+# one per line.
+denied_tests() {
+	sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$1"
+}

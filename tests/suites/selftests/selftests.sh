@@ -30,7 +30,7 @@ for t in "$@"; do
 done
 denied=
 list=/tests/DENYLIST.$(uname -m)
-[ -r "$list" ] && [ -z "$nodeny" ] && denied=$(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$list" | paste -sd,)
+[ -r "$list" ] && [ -z "$nodeny" ] && denied=$(denied_tests "$list" | paste -sd,)
 # test_local_storage binds a socket on loopback.
 ip link set dev lo up 2>/dev/null
 /tests/test_progs ${names:+-t "$names"} ${denied:+-d "$denied"} >"$out" 2>&1

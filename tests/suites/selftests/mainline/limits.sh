@@ -4,12 +4,13 @@
 # must be an attach refused with -524 (ENOTSUPP), 6.1's answer to a BPF
 # trampoline on a kernel function wherever it has none.  Anything else
 # would be a failure the deny list hides.
+. /tests/test_progs.sh
 set -f
 status=0
 list=/tests/DENYLIST.$(uname -m)
 [ -r "$list" ] || { echo "not ok limits: no $list"; exit 1; }
 ip link set dev lo up 2>/dev/null
-for name in $(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$list"); do
+for name in $(denied_tests "$list"); do
 	out=/tmp/limits.out
 	/tests/test_progs -t "$name" >"$out" 2>&1
 	cat "$out"
