@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trail_verify(): the check of a host's copy of the audit stream
+ * (trail.h).  The file is input that may be anything: a line is read
+ * whole whatever its length, parsed from a copy, and a position that
+ * asks for many keys to be computed is only followed so far.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_format.h"
+#include "seal.h"
+#include "strbuf.h"
+#include "trail.h"
+
+/* A sealed line further ahead than this is not followed: 16 M lines,
+ * some 3 GB of stream, a second of SHA-256 at most.
+ */
+#define MAX_SKIP	(1UL << 24)
+
+struct stream {
+	bool open, ended;
+	unsigned long first_line, records;
+	unsigned long long next;		/* the position expected */
+	uint8_t key[SEAL_KEY_LEN];		/* that position's key */
+	uint8_t first[SEAL_KEY_LEN];		/* key 0, for lines out of place */
+};
+
+struct verify {
+	const char *name;
+	FILE *out;
+	bool one_boot;
+	struct trail_counts *c;
+	unsigned long line;
+	struct stream s;
+	struct strbuf copy;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void say(struct verify *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(v->out, "%s:%lu: ", v->name, v->line);
+	va_start(ap, fmt);
+	vfprintf(v->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', v->out);
+}
+
+/* Whether @line is the reader's record @event; for "seal", its key. */
+static bool reader_event(struct verify *v, const char *line, size_t len,
+			 const char *event, uint8_t key[SEAL_KEY_LEN])
+{
+	struct event_view e;
+	bool is;
+
+	sb_reset(&v->copy);
+	sb_put(&v->copy, line, len);
+	if (v->copy.failed || event_parse(v->copy.buf, v->copy.len, &e))
+		return false;
+	is = e.policy.len == 6 && !memcmp(e.policy.s, "reader", 6) &&
+	     e.event.len == strlen(event) && !memcmp(e.event.s, event, e.event.len);
+	if (is && key)
+		is = e.what.len == 2 * SEAL_KEY_LEN &&
+		     !seal_unhex(e.what.s, SEAL_KEY_LEN, key);
+	event_view_free(&e);
+	return is;
+}
+
+/* The stream as it stands when another begins, or the file ends. */
+static void end_stream(struct verify *v, bool at_eof)
+{
+	struct stream *s = &v->s;
+
+	if (!s->open)
+		return;
+	if (!s->ended) {
+		v->c->cut++;
+		say(v, "cut: the stream begun at line %lu %s after position %llu "
+		    "without the reader's stop record: the stream stopped there, "
+		    "or the machine did", s->first_line,
+		    at_eof ? "ends" : "stops", s->next - 1);
+	}
+	fprintf(v->out, "%s: the stream of lines %lu to %lu: %llu lines sealed, "
+		"%lu records, %s\n", v->name, s->first_line,
+		v->line - !at_eof, s->next, s->records,
+		s->ended ? "ends with the reader's stop record" : "CUT");
+	v->c->records += s->records;
+	memset(s, 0, sizeof(*s));
+}
+
+static void begin_stream(struct verify *v, const char *line, size_t covered,
+			 const uint8_t mac[SEAL_MAC_LEN],
+			 const uint8_t key[SEAL_KEY_LEN])
+{
+	struct stream *s = &v->s;
+
+	if (!seal_check(key, line, covered, mac)) {
+		v->c->forged++;
+		say(v, "forged: a key line whose seal is not its key's");
+		return;
+	}
+	if (s->open && !s->ended) {
+		v->c->begun++;
+		say(v, "begun: a new stream while the one of line %lu had not "
+		    "ended: a forged key, or a boot after a cut", s->first_line);
+	} else if (v->one_boot && v->c->streams) {
+		v->c->begun++;
+		say(v, "begun: a second stream in one boot's trail: a forged key");
+	}
+	end_stream(v, false);
+	v->c->streams++;
+	s->open = true;
+	s->first_line = v->line;
+	memcpy(s->first, key, SEAL_KEY_LEN);
+	memcpy(s->key, key, SEAL_KEY_LEN);
+	seal_evolve(s->key);
+	s->next = 1;
+}
+
+/* Whether the line at @pos, before the expected one, is sealed. */
+static bool sealed_before(struct verify *v, const char *line, size_t covered,
+			  unsigned long long pos, const uint8_t mac[SEAL_MAC_LEN])
+{
+	uint8_t key[SEAL_KEY_LEN];
+	unsigned long long i;
+	bool ok;
+
+	if (pos > MAX_SKIP)
+		return false;
+	memcpy(key, v->s.first, SEAL_KEY_LEN);
+	for (i = 0; i < pos; i++)
+		seal_evolve(key);
+	ok = seal_check(key, line, covered, mac);
+	memset(key, 0, sizeof(key));
+	return ok;
+}
+
+static void check_line(struct verify *v, const char *line, size_t len)
+{
+	struct stream *s = &v->s;
+	uint8_t mac[SEAL_MAC_LEN], key[SEAL_KEY_LEN];
+	unsigned long long pos, i;
+	size_t covered;
+
+	if (seal_parse(line, len, &pos, mac, &covered)) {
+		v->c->forged++;
+		say(v, "forged: a line without a seal");
+		return;
+	}
+	if (pos == 0 && reader_event(v, line, len, "seal", key)) {
+		begin_stream(v, line, covered, mac, key);
+		return;
+	}
+	if (!s->open) {
+		v->c->forged++;
+		say(v, "forged: position %llu before any key line", pos);
+		return;
+	}
+	if (pos < s->next) {
+		if (sealed_before(v, line, covered, pos, mac)) {
+			v->c->replayed++;
+			say(v, "replayed: position %llu again, after %llu: a line of "
+			    "this stream out of its place", pos, s->next - 1);
+		} else {
+			v->c->forged++;
+			say(v, "forged: position %llu (after %llu), not sealed as such",
+			    pos, s->next - 1);
+		}
+		return;
+	}
+	if (pos - s->next > MAX_SKIP) {
+		v->c->forged++;
+		say(v, "forged: position %llu, %llu after the one expected",
+		    pos, pos - s->next);
+		return;
+	}
+	memcpy(key, s->key, SEAL_KEY_LEN);
+	for (i = s->next; i < pos; i++)
+		seal_evolve(key);
+	if (!seal_check(key, line, covered, mac)) {
+		v->c->forged++;
+		say(v, "forged: position %llu, not sealed as such: a line made or "
+		    "changed without the key", pos);
+		return;
+	}
+	if (pos > s->next) {
+		v->c->dropped += pos - s->next;
+		say(v, "dropped: %llu lines missing before this one (positions "
+		    "%llu to %llu)", pos - s->next, s->next, pos - 1);
+	}
+	if (s->ended) {
+		v->c->forged++;
+		say(v, "after the end: position %llu follows the reader's stop record", pos);
+	}
+	memcpy(s->key, key, SEAL_KEY_LEN);
+	seal_evolve(s->key);
+	s->next = pos + 1;
+	memset(key, 0, sizeof(key));
+	if (reader_event(v, line, len, "stop", NULL))
+		s->ended = true;
+	else if (!reader_event(v, line, len, "beat", NULL))
+		s->records++;
+}
+
+int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
+		 struct trail_counts *c)
+{
+	struct verify v = { .name = name, .out = out, .one_boot = one_boot, .c = c };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	while ((n = getline(&line, &cap, in)) > 0) {
+		v.line++;
+		c->lines++;
+		if (line[n - 1] != '\n') {
+			c->forged++;
+			say(&v, "forged: the last line is cut short (no newline)");
+			break;
+		}
+		check_line(&v, line, n - 1);
+	}
+	if (ferror(in))
+		err = -EIO;
+	else if (!c->streams && !c->forged) {
+		c->cut++;
+		fprintf(out, "%s: no stream: not a single key line\n", name);
+	}
+	end_stream(&v, true);
+	free(line);
+	sb_free(&v.copy);
+	if (err)
+		return err;
+	return c->forged || c->dropped || c->replayed || c->cut || c->begun;
+}
