@@ -129,7 +129,7 @@ BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 # (gen-policy.sh refusing a summary, say) must not count as built.
 .DELETE_ON_ERROR:
 
-all: $(IMAGE)/$(KIMAGE_NAME) $(IMAGE)/initramfs.cpio.gz
+all: $(IMAGE)/$(KIMAGE_NAME) $(IMAGE)/initramfs.cpio.gz $(IMAGE)/krsi
 
 help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
@@ -160,7 +160,7 @@ include tools/tools.mk
 include tests/tests.mk
 
 clean:
-	rm -rf $(BIN) $(GEN) $(BUILD)/test $(IMAGE)/*.cpio.gz
+	rm -rf $(BIN) $(GEN) $(BUILD)/test $(IMAGE)/*.cpio.gz $(IMAGE)/krsi
 
 distclean:
-	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/s390x image/arm64
+	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/krsi image/s390x image/arm64

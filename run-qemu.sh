@@ -11,6 +11,7 @@ append=""
 mode=""
 results=""
 log=""
+verify=""
 timeout=0
 accel=tcg
 icount=
@@ -60,8 +61,16 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     the audit reader streams every record
                     of the audit log there as it writes it (JSON lines),
                     so that the host keeps the trail whatever becomes of
-                    the guest; a trail left without its reader's stop
-                    record is reported, here and in the next boot's banner
+                    the guest; every line is sealed (krsi events
+                    --verify).  After the boot this boot's trail is
+                    checked, and so is the whole file before it (a trail
+                    that does not verify is said in the next boot's
+                    banner); while the guest runs, a stream silent for
+                    SILENCE seconds is said (the reader's heartbeat comes
+                    every 10 s; KRSI_STREAM_SILENCE, default 30)
+  --verify FILE     check FILE, a host's copy of the audit stream, with
+                    the image's own krsi (image/krsi, or image/ARCH/krsi
+                    under qemu-user) and exit: krsi events --verify
   --memory SIZE     the guest's memory, as QEMU's -m takes it (default
                     512M; the kernel's BPF selftests want more)
   --timeout SECS    stop QEMU after SECS seconds (exit status 124)
@@ -87,6 +96,7 @@ while [ $# -gt 0 ]; do
 	--initrd) [ $# -ge 2 ] || die "--initrd needs a file"; initrd=$2; shift ;;
 	--results) [ $# -ge 2 ] || die "--results needs a file"; results=$2; shift ;;
 	--log) [ $# -ge 2 ] || die "--log needs a file"; log=$2; shift ;;
+	--verify) [ $# -ge 2 ] || die "--verify needs a file"; verify=$2; shift ;;
 	--memory) [ $# -ge 2 ] || die "--memory needs a size"; memory=$2; shift ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
@@ -151,20 +161,43 @@ esac
 kernel=${kernel:-$images/$kname}
 initrd=${initrd:-$images/initramfs.cpio.gz}
 
+# The image's own krsi, on the host: the host's copy of the audit stream
+# is checked by the same code that sealed it (tools/lib/trail.c).  Another
+# architecture's runs under qemu-user (make deps installs it).
+host_krsi() {
+	[ -x "$images/krsi" ] || { echo "run-qemu.sh: $images/krsi not found: run '$make'" >&2; return 2; }
+	case $arch:$(uname -m) in
+	x86_64:x86_64|arm64:aarch64|s390x:s390x) "$images/krsi" "$@" ;;
+	arm64:*) qemu-aarch64-static "$images/krsi" "$@" ;;
+	s390x:*) qemu-s390x-static "$images/krsi" "$@" ;;
+	*) echo "run-qemu.sh: no way to run $arch's krsi here" >&2; return 2 ;;
+	esac
+}
+
+if [ -n "$verify" ]; then
+	host_krsi events --verify "$verify"
+	exit
+fi
+
 [ -r "$kernel" ] || die "$kernel not found: run '$make' first"
 [ -r "$initrd" ] || die "$initrd not found: run '$make' first"
 command -v "$qemu_bin" >/dev/null || die "$qemu_bin not found: run 'make deps'"
 
 cmdline="console=$console loglevel=$loglevel panic=-1 oops=panic"
 [ -n "$mode" ] && cmdline="$cmdline krsi.mode=$mode"
-# The last boot's trail ends with the reader's stop record when /init
-# stopped it; anything else (the reader died, the machine was stopped or
-# wrecked) is said, and the guest says it too.
-if [ -n "$log" ] && [ -s "$log" ] &&
-	! tail -n 1 "$log" | grep -q '"policy":"reader","event":"stop"'; then
-	echo "run-qemu.sh: $log: the last boot's audit trail ends without" \
-		"the reader's stop record" >&2
-	cmdline="$cmdline krsi.trail=unterminated"
+# The trail so far must verify: every line sealed in its place, every
+# boot's stream ended by the reader's stop record (when /init stopped it;
+# a reader that died, a machine stopped or wrecked, a stream cut, a line
+# forged or dropped, all are said), and the guest says it too.
+offset=0
+if [ -n "$log" ] && [ -s "$log" ]; then
+	offset=$(stat -c %s "$log")
+	if ! host_krsi events --verify "$log" >"$log.check" 2>&1; then
+		echo "run-qemu.sh: $log: the trail of the boots before does not verify:" >&2
+		grep -v ': the stream of lines' "$log.check" | head -n 20 >&2
+		cmdline="$cmdline krsi.trail=unverified"
+	fi
+	rm -f "$log.check"
 fi
 cmdline="$cmdline$append"
 
@@ -222,5 +255,56 @@ if [ -n "$log" ] && [ "$arch" = x86_64 ]; then
 	set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" -serial chardev:krsilog
 fi
 
+# While the guest runs, the stream speaks at least every 10 s (the
+# reader's heartbeat): a silence of KRSI_STREAM_SILENCE seconds is said,
+# once, and when it ends.
+silence=${KRSI_STREAM_SILENCE:-30}
+watch_stream() {
+	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
+	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said=
+	while :; do
+		sleep 5 &
+		nap=$!
+		wait "$nap"
+		now=$(stat -c %s "$log" 2>/dev/null || echo 0)
+		if [ "$now" != "$last" ]; then
+			[ -z "$said" ] || echo "run-qemu.sh: $log: the audit stream speaks" \
+				"again after $quiet s of silence" >&2
+			last=$now quiet=0 said=
+			continue
+		fi
+		quiet=$((quiet + 5))
+		if [ "$quiet" -ge "$silence" ] && [ -z "$said" ] && [ "$now" -gt "$offset" ]; then
+			echo "run-qemu.sh: $log: the audit stream has been silent for" \
+				"$quiet s while the guest runs: cut, or its reader stopped" >&2
+			said=1
+		fi
+	done
+}
+
+# This boot's trail, once the guest is gone: one stream, whole.
+check_boot() {
+	if [ "$(stat -c %s "$log" 2>/dev/null || echo 0)" -le "$offset" ]; then
+		echo "run-qemu.sh: $log: this boot streamed nothing" >&2
+		return
+	fi
+	echo "run-qemu.sh: $log: this boot's trail, from byte $offset:" >&2
+	tail -c +$((offset + 1)) "$log" | host_krsi events --verify - --one-boot |
+		sed 's/^-/  this boot/' >&2
+}
+
 [ "$timeout" -gt 0 ] && runner="timeout --foreground -k 5 $timeout"
-qemu "$@"
+watcher=
+if [ -n "$log" ]; then
+	touch "$log"
+	watch_stream &
+	watcher=$!
+fi
+status=0
+qemu "$@" || status=$?
+if [ -n "$watcher" ]; then
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	check_boot
+fi
+exit "$status"

@@ -18,6 +18,13 @@ $(BIN)/krsi: $(wildcard tools/krsi/*.c tools/krsi/*.h) $(LIB_SRCS) $(LIB_HDRS) \
 	$(Q)$(MUSLCC) $(CFLAGS) -Itools/krsi $(wildcard tools/krsi/*.c) \
 		$(LIB_SRCS) $(LDFLAGS) -o $@
 
+# The krsi tool beside the image, for the host: run-qemu.sh checks the
+# host's copy of the audit stream with the code that sealed it (krsi
+# events --verify), another architecture's under qemu-user.
+$(IMAGE)/krsi: $(BIN)/krsi
+	$(Q)mkdir -p $(IMAGE)
+	$(Q)cp $< $@
+
 # tools/dynamic/NAME.c: linked against musl's shared libc, for what needs a
 # program run by the dynamic loader.
 DYN_TOOLS := $(patsubst tools/dynamic/%.c,%,$(wildcard tools/dynamic/*.c))

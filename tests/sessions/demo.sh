@@ -4,9 +4,9 @@
 # The demo (./run-qemu.sh --demo) runs to its end and shows, for each
 # policy, a denial and the event it produced, each main policy's attacker
 # denied, and `krsi why`.  On x86_64 and arm64 its audit log streams to the host
-# after a trail the last boot left without its reader's stop record,
-# which run-qemu.sh and the banner must report, and the console shows no
-# kernel message below warning level.  The console goes to
+# after a trail whose last line nobody sealed, which run-qemu.sh and the
+# banner must report, and this boot's own trail verifies; the console
+# shows no kernel message below warning level.  The console goes to
 # DIR/demo.console.log.
 #
 # usage: demo.sh (tests/run-tests.sh sets ARCH, DIR and TIMEOUT)
@@ -69,17 +69,19 @@ fi
 kernel_reports demo "$console"
 [ "$ARCH" != s390x ] || exit 0
 
-if grep -q "run-qemu.sh: .*demo.log: the last boot's audit trail ends without the reader's stop record" "$clean" &&
-	grep -q "^!!! the last boot's audit trail (run-qemu.sh --log) ends without" "$clean"; then
-	echo "ok demo: a trail left without its stop record is reported, and the next boot says so"
+if grep -q "run-qemu.sh: .*demo.log: the trail of the boots before does not verify:" "$clean" &&
+	grep -q "demo.log:1: forged: a line without a seal" "$clean" &&
+	grep -q "^!!! the host's copy of the boots before (run-qemu.sh --log) does not" "$clean"; then
+	echo "ok demo: a trail with a line nobody sealed is reported, at its line, and the next boot says so"
 else
-	echo "not ok demo: an unterminated trail was not reported"
+	echo "not ok demo: a trail that does not verify was not reported"
 fi
-if tail -n 1 "$DIR/demo.log" | grep -q '"policy":"reader","event":"stop"' &&
+if grep -q "^  this boot: verified: .* 1 streams, .* every stream ends with the reader's stop record" "$clean" &&
+	tail -n 1 "$DIR/demo.log" | grep -q '"policy":"reader","event":"stop"' &&
 	[ "$(grep -c '"event":"start"' "$DIR/demo.log")" = 2 ]; then
-	echo "ok demo: its trail follows the last one on the host, and ends with the stop record"
+	echo "ok demo: its trail follows the last one on the host, verified, ending with the stop record"
 else
-	echo "not ok demo: its trail on the host does not end with the reader's stop record"
+	echo "not ok demo: its trail on the host does not verify"
 fi
 # A quiet console: the kernel's informational messages (init/main.c's
 # pr_info() naming the init it runs, say) stay in dmesg, unless

@@ -19,6 +19,7 @@
 #include "errname.h"
 #include "event_format.h"
 #include "krsi.h"
+#include "trail.h"
 
 #define FOLLOW_MS	100
 
@@ -399,6 +400,41 @@ static int why_run(void)
 	return status;
 }
 
+/*
+ * `krsi events --verify FILE`: check a host's copy of the audit stream
+ * (run-qemu.sh --log FILE), on the host or in the guest: every finding
+ * with its line, then the verdict.  0 when it all holds, else 1.
+ */
+static int verify_run(const char *path, bool one_boot)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	struct trail_counts c;
+	int ret;
+
+	if (!f) {
+		error(-errno, "events: --verify %s", path);
+		return 1;
+	}
+	ret = trail_verify(f, path, stdout, one_boot, &c);
+	if (f != stdin)
+		fclose(f);
+	if (ret < 0) {
+		error(ret, "events: --verify: read %s", path);
+		return 1;
+	}
+	if (!ret)
+		printf("%s: verified: %lu lines, %lu streams, %lu records, every line "
+		       "sealed in its place, every stream ends with the reader's stop "
+		       "record\n", path, c.lines, c.streams, c.records);
+	else
+		printf("%s: NOT VERIFIED: %lu lines, %lu streams: %lu forged, %lu dropped, "
+		       "%lu replayed or reordered, %lu cut, %lu begun unexpectedly\n",
+		       path, c.lines, c.streams, c.forged, c.dropped, c.replayed, c.cut,
+		       c.begun);
+	fflush(stdout);
+	return ret ? 1 : 0;
+}
+
 /* A number of events or seconds for `krsi events`: positive, or -1. */
 static double positive(const char *opt, const char *arg)
 {
@@ -442,22 +478,30 @@ int cmd_events(int argc, char **argv)
 		{ "since", required_argument, NULL, 's' },
 		{ "seq", required_argument, NULL, 'q' },
 		{ "follow", no_argument, NULL, 'f' },
+		{ "verify", required_argument, NULL, 'V' },
+		{ "one-boot", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct events_options o = { .last = -1, .timeout_ms = -1, .uid = -1 };
+	const char *verify = NULL;
+	bool one_boot = false;
+	int others = 0;
 	double v;
 	long long n;
 	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "n:t:f", longopts, NULL)) != -1) {
+		others += opt != 'V' && opt != 'B';
 		switch (opt) {
 		case 'n':
 			v = positive("-n", optarg);
 			/* (long)v of a value beyond its range is undefined. */
-			if (v < 0 || v > 1e15 || v != (long)v) {
-				if (v > 1e15)
-					fprintf(stderr, "krsi: events: -n wants a whole number up to 10^15\n");
+			if (v < 0)
+				return EXIT_USAGE;
+			if (v > 1e15 || v != (long)v) {
+				fprintf(stderr, "krsi: events: -n wants a whole number up to "
+					"10^15, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
 			o.last = (long)v;
@@ -465,8 +509,13 @@ int cmd_events(int argc, char **argv)
 		case 't':
 			/* Following for SECONDS, as `krsi events -t` always did. */
 			v = positive("-t", optarg);
-			if (v < 0 || v > 86400 * 24)
+			if (v < 0)
 				return EXIT_USAGE;
+			if (v > 86400 * 24) {
+				fprintf(stderr, "krsi: events: -t wants seconds up to 24 days "
+					"(2073600), not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			o.timeout_ms = (int)(v * 1000);
 			o.follow = true;
 			break;
@@ -501,6 +550,8 @@ int cmd_events(int argc, char **argv)
 		case 'f': o.follow = true; break;
 		case 'j': o.json = true; break;
 		case 'm': o.mine = true; break;
+		case 'V': verify = optarg; break;
+		case 'B': one_boot = true; break;
 		default:
 			fprintf(stderr, "krsi: events: krsi help lists its options\n");
 			return EXIT_USAGE;
@@ -510,6 +561,17 @@ int cmd_events(int argc, char **argv)
 		fprintf(stderr, "krsi: events: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
+	if (one_boot && !verify) {
+		fprintf(stderr, "krsi: events: --one-boot goes with --verify FILE\n");
+		return EXIT_USAGE;
+	}
+	if (verify && others) {
+		fprintf(stderr, "krsi: events: --verify FILE takes no other option "
+			"but --one-boot\n");
+		return EXIT_USAGE;
+	}
+	if (verify)
+		return verify_run(verify, one_boot);
 	return events_run(&o);
 }
 

@@ -156,6 +156,20 @@ enum {
 int reader_state(pid_t *pid);
 const char *reader_state_name(int state);
 
+/* What reader_stream() says of the reader's stream to the host. */
+enum {
+	STREAM_NONE = 0,	/* no port: run-qemu.sh --log gives one */
+	STREAM_ON = 1,		/* sealed lines go to the host */
+	STREAM_STOPPED = 2,	/* it failed: @why says why */
+};
+
+/*
+ * The reader's stream, as it last said: STREAM_*, or a negative errno
+ * (-ENOENT: the state file says nothing of it); the port in @port, and
+ * for a stopped stream the errno's name in @why.
+ */
+int reader_stream(char *port, size_t port_size, char *why, size_t why_size);
+
 /*
  * Is process @pid marked in the task storage map @map of the policy that
  * has one ("protected": protect_init, "log_writer": protect_log)?  1, 0,

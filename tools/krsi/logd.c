@@ -36,8 +36,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +52,7 @@
 #include "krsi.h"
 #include "krsi_stream.h"
 #include "ringbuf.h"
+#include "seal.h"
 #include "sysbpf.h"
 
 /* The log: 8 segments of 4 MB, some 150,000 records of 200 bytes. */
@@ -62,6 +65,11 @@
 /* While unlocked, policies come and go: look for them this often. */
 #define RESCAN_MS		100
 #define COUNTERS_MS		1000
+/* The stream's heartbeat, which the host expects (run-qemu.sh), and how
+ * often a stream that failed is opened again.
+ */
+#define BEAT_MS			10000
+#define REOPEN_MS		1000
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
@@ -109,6 +117,12 @@ static struct {
 	struct user_log users[MAX_USERS];
 	size_t nr_users;
 	int port;		/* the stream to the host, or -1 */
+	struct sealer sealer;	/* the stream's next key (seal.h) */
+	bool sealing;		/* the key went to the host: lines are sealed */
+	unsigned long long stream_first;	/* seq of the first line not yet written */
+	unsigned long long unstreamed;		/* seq from which the stream failed */
+	long long beat_ms, reopen_ms;
+	char stream_err[64];	/* why the stream stopped, or "" */
 	int epoll;
 	unsigned long long seq;
 	struct strbuf line, stream;
@@ -151,6 +165,21 @@ static struct event_str cstr(const char *s)
 
 static void emit(struct event_view *v);
 
+/* A record of the reader's own, "event" @name, about user @uid. */
+static void reader_view(struct event_view *v, const char *name, uid_t uid,
+			const struct strbuf *what)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = EVENT_READER;
+	v->time_ns = boot_ns();
+	v->pid = getpid();
+	v->uid = uid;
+	v->comm = cstr("krsi");
+	v->policy = cstr("reader");
+	v->event = cstr(name);
+	v->what = (struct event_str){ what->buf ? what->buf : "", what->len };
+}
+
 /* The reader's own record, "event" @name, about user @uid. */
 __attribute__((format(printf, 3, 4)))
 static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
@@ -162,15 +191,7 @@ static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vprintf(&what, fmt, ap);
 	va_end(ap);
-	memset(&v, 0, sizeof(v));
-	v.type = EVENT_READER;
-	v.time_ns = boot_ns();
-	v.pid = getpid();
-	v.uid = uid;
-	v.comm = cstr("krsi");
-	v.policy = cstr("reader");
-	v.event = cstr(name);
-	v.what = (struct event_str){ what.buf ? what.buf : "", what.len };
+	reader_view(&v, name, uid, &what);
 	emit(&v);
 	sb_free(&what);
 }
@@ -274,8 +295,11 @@ static void emit(struct event_view *v)
 		d.seq++;
 		if (mine && !log_append(mine, line->buf, line->len))
 			d.copies_lost++;
-		if (d.port >= 0)
-			sb_put(&d.stream, line->buf, line->len);
+		if (d.port >= 0) {
+			if (!d.stream.len)
+				d.stream_first = v->seq;
+			seal_line(&d.sealer, line->buf, line->len - 1, &d.stream);
+		}
 	}
 	if (borrowed)
 		d.line_busy = false;
@@ -295,6 +319,81 @@ static int write_all(int fd, const char *buf, size_t len)
 		len -= n;
 	}
 	return 0;
+}
+
+static int write_state(void);
+static void stream_failed(int err);
+
+/*
+ * Write the stream's pending lines: 0, or the errno that stopped the
+ * stream.  The buffer is wiped, not only emptied: the key's line passes
+ * through it.
+ */
+static int stream_write(void)
+{
+	int err = d.stream.failed ? -ENOMEM :
+		  write_all(d.port, d.stream.buf, d.stream.len);
+
+	if (d.stream.buf)
+		explicit_bzero(d.stream.buf, d.stream.len);
+	sb_reset(&d.stream);
+	if (err)
+		stream_failed(err);
+	return err;
+}
+
+/*
+ * The stream's lines that are not the log's: the key, the heartbeat.  A
+ * reader record without a number, sealed after what is pending, and
+ * written at once.
+ */
+__attribute__((format(printf, 2, 3)))
+static int stream_only(const char *name, const char *fmt, ...)
+{
+	struct strbuf what = { 0 }, line = { 0 };
+	struct event_view v;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(&what, fmt, ap);
+	va_end(ap);
+	reader_view(&v, name, 0, &what);
+	event_json(&v, &line);
+	if (!d.stream.len)
+		d.stream_first = d.seq;
+	if (line.failed)
+		d.stream.failed = true;
+	else
+		seal_line(&d.sealer, line.buf, line.len, &d.stream);
+	/* The key's line holds the key: nothing of it stays. */
+	if (what.buf)
+		explicit_bzero(what.buf, what.len);
+	if (line.buf)
+		explicit_bzero(line.buf, line.len);
+	sb_free(&what);
+	sb_free(&line);
+	return stream_write();
+}
+
+/*
+ * The stream failed (the port hung up, say): close it, say so in the
+ * log and in the reader's state, which `krsi status` reads, and open it
+ * again every REOPEN_MS (reopen_stream()).  The lines of the failed
+ * write may not have reached the host: the record after the reopening
+ * names them, and their positions are missing there.
+ */
+static void stream_failed(int err)
+{
+	close(d.port);
+	d.port = -1;
+	d.unstreamed = d.stream_first;
+	snprintf(d.stream_err, sizeof(d.stream_err), "%s", errname(-err));
+	d.reopen_ms = now_ms();
+	if (!d.sealing)
+		return;
+	emit_reader("error", 0, KRSI_STREAM_DEV ": %s: the stream stops here; "
+		    "the reader opens it again every %d ms", errname(-err), REOPEN_MS);
+	write_state();
 }
 
 /*
@@ -318,20 +417,11 @@ static int flush_all(void)
 			    d.copies_lost);
 		d.copies_lost = 0;
 	}
-	if (d.port >= 0 && (d.stream.len || d.stream.failed)) {
-		/* A line the stream had no memory for ends it: the host's
-		 * copy must not go on with a record missing.
-		 */
-		e = d.stream.failed ? -ENOMEM :
-		    write_all(d.port, d.stream.buf, d.stream.len);
-		sb_reset(&d.stream);
-		if (e) {
-			close(d.port);
-			d.port = -1;
-			emit_reader("error", 0, KRSI_STREAM_DEV ": %s: the stream stops here",
-				    errname(-e));
-		}
-	}
+	/* A line the stream had no memory for stops it (ENOMEM): the
+	 * host's copy must not go on with a record missing unseen.
+	 */
+	if (d.port >= 0 && (d.stream.len || d.stream.failed))
+		stream_write();
 	return err;
 }
 
@@ -775,24 +865,36 @@ static unsigned long long next_seq(void)
 }
 
 /*
- * The stream to the host: KRSI_STREAM_DEV, when QEMU gives it a port
- * (run-qemu.sh --log FILE), raw, so that every byte goes as it is.  An
- * 8250 port the PC does not have still has its node, with no UART behind.
+ * The stream's port: KRSI_STREAM_DEV, when QEMU gives it one (run-qemu.sh
+ * --log FILE), raw, so that every byte goes as it is.  An 8250 port the
+ * PC does not have still has its node, with no UART behind.  Its
+ * descriptor, or -1 and why not in @why.
  */
-static const char *open_stream(void)
+static int open_port(char *why, size_t size)
 {
-	static char why[64];
 	struct serial_struct ss;
+	struct stat st;
 	struct termios t;
-	int fd = open(KRSI_STREAM_DEV, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	/* Not blocking: a FIFO put in its place must not hold the reader. */
+	int fd = open(KRSI_STREAM_DEV, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
-		snprintf(why, sizeof(why), "none (" KRSI_STREAM_DEV ": %s)", errname(errno));
-		return why;
+		snprintf(why, size, KRSI_STREAM_DEV ": %s", errname(errno));
+		return -1;
+	}
+	/* By its number: a node made in its place is not the port. */
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) ||
+	    st.st_rdev != makedev(KRSI_STREAM_MAJOR, KRSI_STREAM_MINOR) ||
+	    fcntl(fd, F_SETFL, 0)) {
+		close(fd);
+		snprintf(why, size, KRSI_STREAM_DEV ": not the port's device %d:%d",
+			 KRSI_STREAM_MAJOR, KRSI_STREAM_MINOR);
+		return -1;
 	}
 	if (KRSI_STREAM_IS_UART && (ioctl(fd, TIOCGSERIAL, &ss) || ss.type == PORT_UNKNOWN)) {
 		close(fd);
-		return "none (no third serial port: run-qemu.sh --log FILE)";
+		snprintf(why, size, "no third serial port: run-qemu.sh --log FILE");
+		return -1;
 	}
 	if (!tcgetattr(fd, &t)) {
 		cfmakeraw(&t);
@@ -801,8 +903,75 @@ static const char *open_stream(void)
 		cfsetospeed(&t, B115200);
 		tcsetattr(fd, TCSANOW, &t);
 	}
+	return fd;
+}
+
+/*
+ * The stream to the host, begun with its first key (seal.h): the reader
+ * starts before the lock, when nothing but /init runs, and the key's
+ * line is the first the port carries.  From then on the reader alone
+ * holds the key, one position ahead of the host's copy.
+ */
+static const char *open_stream(void)
+{
+	static char why[80];
+	uint8_t key[SEAL_KEY_LEN];
+	char hex[2 * SEAL_KEY_LEN + 1];
+	size_t i;
+	int fd = open_port(why, sizeof(why)), err;
+
+	if (fd < 0)
+		return why;
+	if (getrandom(key, sizeof(key), 0) != sizeof(key)) {
+		snprintf(why, sizeof(why), "none (no key: getrandom: %s)", errname(errno));
+		close(fd);
+		return why;
+	}
+	for (i = 0; i < SEAL_KEY_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", key[i]);
+	seal_start(&d.sealer, key);
+	explicit_bzero(key, sizeof(key));
 	d.port = fd;
-	return KRSI_STREAM_DEV;
+	err = stream_only("seal", "%s", hex);
+	explicit_bzero(hex, sizeof(hex));
+	if (err) {
+		seal_forget(&d.sealer);
+		snprintf(why, sizeof(why), "none (" KRSI_STREAM_DEV ": %s)", errname(-err));
+		return why;
+	}
+	d.sealing = true;
+	d.beat_ms = now_ms();
+	return KRSI_STREAM_DEV ", sealed";
+}
+
+/* A stream that failed, opened again: the chain of keys goes on. */
+static void reopen_stream(void)
+{
+	char why[80];
+
+	if (!d.sealing || d.port >= 0 || now_ms() - d.reopen_ms < REOPEN_MS)
+		return;
+	d.reopen_ms = now_ms();
+	d.port = open_port(why, sizeof(why));
+	if (d.port < 0)
+		return;
+	d.stream_err[0] = '\0';
+	d.beat_ms = now_ms();
+	emit_reader("stream", 0, KRSI_STREAM_DEV " open again: records %llu to %llu "
+		    "may be missing there (this log has them)", d.unstreamed, d.seq - 1);
+	write_state();
+}
+
+/* The heartbeat: the host hears from the reader every BEAT_MS. */
+static void beat(void)
+{
+	int err;
+
+	if (d.port < 0 || now_ms() - d.beat_ms < BEAT_MS)
+		return;
+	d.beat_ms = now_ms();
+	err = stream_only("beat", "%llu records logged", d.seq);
+	(void)err;	/* stream_write() took it */
 }
 
 /* Nothing takes its CPU, its memory or its terminal: see the header. */
@@ -829,7 +998,7 @@ static void guard_self(void)
 		close(fd);
 }
 
-static int write_state(const char *state)
+static int write_state_text(const char *state)
 {
 	int fd = open(KRSI_READER_STATE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 		      0644), err = 0;
@@ -841,11 +1010,31 @@ static int write_state(const char *state)
 	return err;
 }
 
+/*
+ * The reader's state (reader.c): its PID and start time, then its
+ * stream's, for `krsi status`.
+ */
+static char state_pid[64];
+
+static int write_state(void)
+{
+	char state[192];
+
+	if (!d.sealing)
+		snprintf(state, sizeof(state), "%sstream none\n", state_pid);
+	else if (d.port >= 0)
+		snprintf(state, sizeof(state), "%sstream %s streaming\n", state_pid,
+			 KRSI_STREAM_DEV);
+	else
+		snprintf(state, sizeof(state), "%sstream %s stopped %s\n", state_pid,
+			 KRSI_STREAM_DEV, d.stream_err);
+	return write_state_text(state);
+}
+
 /* Everything the reader needs, taken before the lock: 0 or an errno. */
 static int start(void)
 {
 	unsigned long long started;
-	char state[64];
 	const char *stream;
 	int err;
 
@@ -871,9 +1060,9 @@ static int start(void)
 	guard_self();
 	err = round_trip();
 	if (!err && proc_start_time(getpid(), &started) == 0) {
-		snprintf(state, sizeof(state), "pid %d start %llu\n", (int)getpid(),
-			 started);
-		err = write_state(state);
+		snprintf(state_pid, sizeof(state_pid), "pid %d start %llu\n",
+			 (int)getpid(), started);
+		err = write_state();
 	}
 	if (err)
 		error(err, "logd: write %s", KRSI_LOG_DIR);
@@ -902,7 +1091,9 @@ static void run(void)
 		 */
 		if (now_ms() - d.scanned_ms >= RESCAN_MS)
 			rescan();
+		reopen_stream();
 		err = round_trip();
+		beat();
 		if (err)	/* kept; the records wait in their rings */
 			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
 				    errname(-err));
@@ -911,7 +1102,7 @@ static void run(void)
 	round_trip();
 	emit_reader("stop", 0, "krsi logd stops: SIGTERM");
 	flush_all();
-	write_state("stopped\n");
+	write_state_text("stopped\n");
 }
 
 /*

@@ -60,6 +60,35 @@ int reader_state(pid_t *pid)
 	return READER_RUNNING;
 }
 
+int reader_stream(char *port, size_t port_size, char *why, size_t why_size)
+{
+	char line[160], dev[64], state[16], err[32];
+	FILE *f = fopen(KRSI_READER_STATE, "re");
+	int ret = -ENOENT, n;
+
+	port[0] = why[0] = '\0';
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "stream none\n")) {
+			ret = STREAM_NONE;
+			break;
+		}
+		n = sscanf(line, "stream %63s %15s %31s", dev, state, err);
+		if (n >= 2 && !strcmp(state, "streaming"))
+			ret = STREAM_ON;
+		else if (n >= 2 && !strcmp(state, "stopped"))
+			ret = STREAM_STOPPED;
+		else
+			continue;
+		snprintf(port, port_size, "%s", dev);
+		snprintf(why, why_size, "%s", n == 3 ? err : "?");
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
 const char *reader_state_name(int state)
 {
 	switch (state) {

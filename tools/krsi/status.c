@@ -101,6 +101,43 @@ static void print_links(const struct policy *p, bool json)
 }
 
 /*
+ * The reader's stream to the host (run-qemu.sh --log): 1 when it stopped,
+ * since the host's copy then misses what comes after.
+ */
+static int print_stream(bool json, int reader)
+{
+	char port[64], why[32];
+	int s = reader == READER_RUNNING ?
+		reader_stream(port, sizeof(port), why, sizeof(why)) : -ESRCH;
+
+	if (json) {
+		printf(",\"stream\":{\"state\":\"%s\"", s == STREAM_ON ? "streaming" :
+		       s == STREAM_STOPPED ? "stopped" : s == STREAM_NONE ? "none" :
+		       "unknown");
+		if (s > 0)
+			printf(",\"port\":\"%s\"", port);
+		if (s == STREAM_STOPPED)
+			printf(",\"error\":\"%s\"", why);
+		printf("}");
+		return s == STREAM_STOPPED;
+	}
+	if (s == -ESRCH)
+		return 0;	/* no reader: said above */
+	printf("stream:   ");
+	if (s == STREAM_ON)
+		printf("%s, sealed: the host's copy of the log (run-qemu.sh --log)\n",
+		       port);
+	else if (s == STREAM_STOPPED)
+		printf("STOPPED (%s: %s): the host's copy misses what follows; "
+		       "the reader opens the port again every second\n", port, why);
+	else if (s == STREAM_NONE)
+		printf("none: no port to the host (run-qemu.sh --log FILE gives one)\n");
+	else
+		printf("unknown (%s: %s)\n", KRSI_READER_STATE, errname(-s));
+	return s == STREAM_STOPPED;
+}
+
+/*
  * The audit reader: whether it runs, and whether the policies that guard
  * it know it.  1 when it does not run, for the exit status.
  */
@@ -149,14 +186,16 @@ static int print_reader(bool json)
 			printf(", not known to %s", marks[i][1]);
 	}
 	printf(json ? "}" : "\n");
-	return state != READER_RUNNING;
+	return state != READER_RUNNING || print_stream(json, state) > 0;
 }
 
-static void print_status_json(int lock)
+/* The JSON form of `krsi status`: 1 as print_reader() says. */
+static int print_status_json(int lock)
 {
 	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
 			   enforce_mode(true);
 	size_t i;
+	int ret;
 
 	printf("{\"krsi\":");
 	json_str(stdout, mode);
@@ -164,7 +203,7 @@ static void print_status_json(int lock)
 	       lock == -ENOENT ? "absent" : "unknown");
 	if (lock < 0 && lock != -ENOENT)
 		printf(",\"lock_error\":\"%s\"", errname(-lock));
-	print_reader(true);
+	ret = print_reader(true);
 	printf(",\"policies\":[");
 	for (i = 0; i < nr_policies; i++) {
 		int err;
@@ -189,6 +228,7 @@ static void print_status_json(int lock)
 		printf("}");
 	}
 	printf("]}\n");
+	return ret;
 }
 
 int cmd_status(int argc, char **argv)
@@ -208,8 +248,7 @@ int cmd_status(int argc, char **argv)
 		status |= err != 0;
 	}
 	if (json) {
-		print_status_json(lock);
-		status |= (reader_state(&(pid_t){ 0 }) != READER_RUNNING) << 1;
+		status |= print_status_json(lock) << 1;
 		goto out;
 	}
 	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :

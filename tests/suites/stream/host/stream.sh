@@ -1,0 +1,35 @@
+#!/bin/sh
+# The host's side of the stream cut under its reader (stream_cut.c): while
+# the port was away, run-qemu.sh said the stream went silent, and said it
+# again when it spoke; after the boot, its check of the host's copy found
+# the lines lost in the write that failed, as dropped, at the line of the
+# reader's record that the port is open again, and nothing else: no line
+# forged, the stream not cut (it ends with the reader's stop record).
+#
+# usage: stream.sh BOOT DIR
+set -u
+name=$1 dir=$2
+hostlog=$dir/$name.log
+console=$dir/$name.clean
+tr -d '\r' <"$dir/$name.console.log" >"$console"
+
+if grep -q "^run-qemu.sh: .*$name.log: the audit stream has been silent for [0-9]* s while the guest runs" "$console" &&
+	grep -q "^run-qemu.sh: .*$name.log: the audit stream speaks again after [0-9]* s of silence" "$console"; then
+	echo "ok $name: run-qemu.sh said the stream was silent while the guest ran, and when it spoke again"
+else
+	echo "not ok $name: run-qemu.sh did not say the stream went silent, and came back"
+fi
+
+verdict=$(grep "^  this boot: NOT VERIFIED" "$console")
+case $verdict in
+*": 0 forged, "[1-9]*" dropped, 0 replayed or reordered, 0 cut, 0 begun unexpectedly")
+	echo "ok $name: the host's check found lines dropped, and nothing else (${verdict#*: NOT VERIFIED: })" ;;
+*)
+	echo "not ok $name: the host's check did not find the dropped lines alone: '$verdict'" ;;
+esac
+line=$(sed -n 's/^  this boot:\([0-9]*\): dropped: .*/\1/p' "$console")
+if [ -n "$line" ] && sed -n "${line}p" "$hostlog" | grep -q '"event":"stream","what":"/dev/[a-zA-Z0-9]* open again: records'; then
+	echo "ok $name: at line $line of the host's copy, the reader's record that the port is open again"
+else
+	echo "not ok $name: the dropped lines were not said at the reader's record of the port open again (line '$line')"
+fi
