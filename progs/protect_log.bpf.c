@@ -9,7 +9,10 @@
  * file system's options (size, read-only).  Nobody but the reader opens
  * the serial port the log leaves the machine through (/dev/ttyS2, char
  * 4:66; on arm64 the virtio console /dev/hvc0, char 229:0), by whatever
- * device node.  Holds against the demo user and root,
+ * device node; nobody binds or unbinds a driver, or removes a device, in
+ * sysfs, nor moves or reconfigures a serial port (TIOCSSERIAL,
+ * TIOCSERCONFIG), which would take the port from the reader or put
+ * another in its place.  Holds against the demo user and root,
  * before and after the lock.
  *
  * The reader is known by a mark in its task (map log_writer, task
@@ -38,6 +41,32 @@
  *  - the serial port: another process that opens it could stop its
  *    output (tcflow(TCOOFF), flow control) or write lines of its own into
  *    the host's copy: file_open, by the device number, not the path.
+ *    Every tty ioctl that changes the port (TIOCSSERIAL, TIOCSETD,
+ *    TIOCCONS, tcsetattr(), TIOCSTI) needs a descriptor of it, and so
+ *    that open.
+ *  - the port's driver: unbinding it (echo serial8250 >
+ *    /sys/bus/platform/drivers/serial8250/unbind; on arm64 virtio_console
+ *    or virtio-mmio) hangs the port up under the reader, and binding it
+ *    again makes a new one, which the reader would have to open again
+ *    while another process could; driver_override with drivers_probe,
+ *    new_id and remove_id do the same through another driver, and a
+ *    device's remove (PCI) takes it away.  The write names the device,
+ *    which no hook sees: file_open refuses these files, for writing, in
+ *    sysfs, whatever the device (the appliance binds no driver after
+ *    boot).
+ *  - another port moved onto the stream's hardware: TIOCSSERIAL on any
+ *    8250 port (/dev/ttyS0, the console, say) sets its I/O address, IRQ
+ *    and type, and TIOCSERCONFIG probes it again; once the stream's port
+ *    is unbound, what is written to the moved one would land in the
+ *    host's copy: file_ioctl refuses both, on every tty.  /dev/port,
+ *    /dev/mem and iopl(), which write to the UART directly, are not in
+ *    the kernel (kernel/krsi.config).
+ *
+ * What root can still do is stop the machine (reboot, poweroff, a
+ * panic): the stream ends there without the reader's stop record, which
+ * the host's check (run-qemu.sh, krsi events --verify) says is a cut, and
+ * every line the stream carried is sealed (tools/lib/seal.h), so a line
+ * of anyone else's is told from the reader's.
  *
  * Known limits: mount_setattr() has no hook in 6.1; MOUNT_ATTR_RDONLY on
  * the log's mount is refused by the kernel (EBUSY) while a file there is
@@ -63,6 +92,9 @@ KRSI_CONFIG_DEV(parent_dev, "/var/log");
 #define S_IFMT		00170000
 #define S_IFCHR		0020000
 
+#define SYSFS_MAGIC		0x62656572
+#define TIOCSSERIAL		0x541F
+#define TIOCSERCONFIG		0x5453
 #define FS_IOC_SETFLAGS		0x40086602	/* _IOW('f', 2, long) */
 #define FS_IOC32_SETFLAGS	0x40046602	/* _IOW('f', 2, int) */
 #define FS_IOC_FSSETXATTR	0x401c5820	/* _IOW('X', 32, struct fsxattr) */
@@ -95,6 +127,28 @@ static int keep_log(struct inode *inode, const char *hook)
 	return deny(hook, "the audit log", EPERM);
 }
 
+/*
+ * The sysfs files that bind a driver to a device, unbind it, or remove
+ * the device (drivers/base/bus.c, drivers/base/platform.c,
+ * drivers/pci/pci-sysfs.c and pci-driver.c, drivers/virtio/virtio.c).
+ */
+static bool is_binding(struct dentry *dentry)
+{
+	char name[20] = {};
+	__u32 len = dentry->d_name.len;
+
+	if (len < 4 || len > 15)
+		return false;
+	bpf_probe_read_kernel_str(name, sizeof(name), dentry->d_name.name);
+	return !bpf_strncmp(name, sizeof(name), "bind") ||
+	       !bpf_strncmp(name, sizeof(name), "unbind") ||
+	       !bpf_strncmp(name, sizeof(name), "driver_override") ||
+	       !bpf_strncmp(name, sizeof(name), "drivers_probe") ||
+	       !bpf_strncmp(name, sizeof(name), "new_id") ||
+	       !bpf_strncmp(name, sizeof(name), "remove_id") ||
+	       !bpf_strncmp(name, sizeof(name), "remove");
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(log_open, struct file *file, int ret)
 {
@@ -104,6 +158,10 @@ int BPF_PROG(log_open, struct file *file, int ret)
 		return ret;
 	if ((file->f_mode & FMODE_WRITE) && on_log(inode->i_sb) && !is_writer())
 		return deny("file_open", "the audit log, for writing", EPERM);
+	if ((file->f_mode & FMODE_WRITE) && inode->i_sb->s_magic == SYSFS_MAGIC &&
+	    is_binding(file->f_path.dentry))
+		return deny("file_open", "a driver's binding in sysfs, which could "
+			    "take the audit log's port", EPERM);
 	if ((inode->i_mode & S_IFMT) == S_IFCHR && inode->i_rdev == STREAM_RDEV &&
 	    !is_writer())
 		return deny("file_open", "the audit log's serial port", EPERM);
@@ -116,6 +174,9 @@ int BPF_PROG(log_ioctl, struct file *file, unsigned int cmd,
 {
 	if (ret)
 		return ret;
+	if (cmd == TIOCSSERIAL || cmd == TIOCSERCONFIG)
+		return deny("file_ioctl", "a serial port moved or reconfigured, "
+			    "which could take the audit log's", EPERM);
 	if (cmd != FS_IOC_SETFLAGS && cmd != FS_IOC32_SETFLAGS &&
 	    cmd != FS_IOC_FSSETXATTR)
 		return 0;

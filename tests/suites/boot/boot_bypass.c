@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/serial.h>
 #include <linux/filter.h>
 #include <linux/perf_event.h>
 #include <sched.h>
@@ -800,6 +801,85 @@ static void test_stream_vport(void)
 }
 #endif
 
+/*
+ * The stream's port taken from the reader as root could after the lock:
+ * its driver unbound (the port hangs up under the reader) and bound
+ * again, the device given to another driver, and another port moved onto
+ * its hardware (TIOCSSERIAL), whose output would then reach the host's
+ * copy.  Every one refused; the stream still flows (the boot's host check
+ * verifies it to its end).
+ */
+static int serial_move(const char *tty, int iobase)
+{
+	struct serial_struct ss;
+	int fd = open(tty, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, TIOCGSERIAL, &ss))
+		err = -errno;
+	ss.port = iobase;
+	if (!err && ioctl(fd, TIOCSSERIAL, &ss))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int serial_config(const char *tty)
+{
+	int fd = open(tty, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, TIOCSERCONFIG))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static void test_stream_driver(void)
+{
+#if defined(__x86_64__)
+	static const char *const files[] = {
+		"/sys/bus/platform/drivers/serial8250/unbind",
+		"/sys/bus/platform/drivers/serial8250/bind",
+		"/sys/devices/platform/serial8250/driver/unbind",
+		"/sys/devices/platform/serial8250/driver_override",
+		"/sys/bus/platform/drivers_probe",
+	};
+	const char *console = "/dev/ttyS0";
+#elif defined(__aarch64__)
+	static const char *const files[] = {
+		"/sys/bus/virtio/drivers/virtio_console/unbind",
+		"/sys/bus/virtio/drivers/virtio_console/bind",
+		"/sys/bus/platform/drivers/virtio-mmio/unbind",
+		"/sys/bus/virtio/drivers_probe",
+		"/sys/bus/platform/drivers_probe",
+	};
+	const char *console = "/dev/ttyAMA0";
+#else
+	static const char *const files[] = { NULL };
+	const char *console = NULL;
+#endif
+	char what[128];
+	size_t i;
+
+	for (i = 0; files[i] && i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(what, sizeof(what), "protect_log: root writes %s", files[i]);
+		check_err(open_err(files[i], O_WRONLY), -EPERM, what);
+	}
+	if (!console)
+		return;
+	/* The stream's port's own address: 0x3e8 for ttyS2, none on arm64. */
+	check_err(serial_move(console, 0x3e8), -EPERM,
+		  "protect_log: TIOCSSERIAL moves the console's port onto the stream's");
+	check_err(serial_config(console), -EPERM,
+		  "protect_log: TIOCSERCONFIG probes the console's port again");
+	check(system("grep -qx 'stream " KRSI_STREAM_DEV " streaming' " LOG_DIR "/reader") == 0 &&
+	      system("krsi status | grep -q '^stream:   " KRSI_STREAM_DEV ", sealed'") == 0,
+	      "the reader still streams, and krsi status says so");
+}
+
 static void test_reader(void)
 {
 	char seg[64], moved[80];
@@ -912,6 +992,7 @@ static void test_reader(void)
 	      "a device node of one's own for " STREAM_PORT "'s device");
 	check_err(open_port("/tmp/port"), -EPERM, "protect_log: root opens it");
 	unlink("/tmp/port");
+	test_stream_driver();
 
 	/* The reader's buffers: nobody else consumes them. */
 	check(system("krsi logd >/dev/null 2>&1") != 0,
@@ -1172,6 +1253,10 @@ int main(void)
 	check_reported("protect_log denied EPERM: inode_rmdir the audit log");
 	check_reported("protect_log denied EPERM: sb_remount the audit log's file system");
 	check_reported("protect_log denied EPERM: file_open the audit log's serial port");
+#if defined(__x86_64__) || defined(__aarch64__)
+	check_reported("protect_log denied EPERM: file_open a driver's binding in sysfs");
+	check_reported("protect_log denied EPERM: file_ioctl a serial port moved or reconfigured");
+#endif
 	check_reported("krsi_lock denied EPERM: bpf_map writable map descriptor while locked");
 	return check_exit();
 }
