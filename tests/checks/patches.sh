@@ -3,7 +3,8 @@
 #
 # The kernel series is worth sending: every file of kernel/patches/ is in
 # the series (or is the cover letter), every patch passes checkpatch.pl
-# --strict, and has a Signed-off-by and a commit message.
+# --strict, and has a Signed-off-by and a commit message, and the series
+# adds no kernel-doc warning to the files it touches.
 #
 # arches: x86_64
 # usage: patches.sh (tests/run-tests.sh sets BUILD)
@@ -63,6 +64,49 @@ for name in $series; do
 		echo "not ok patches: $name lacks a commit message or a Signed-off-by"
 	fi
 done
+
+# kernel-doc: the series adds no warning to what scripts/kernel-doc
+# -none says of the sources it touches.  Each .c and .h file a patch of
+# the series adds or changes is read in the applied tree and as 6.1 has
+# it (the commit "pristine"; a file the series adds has no warning
+# there), from the tree, as the kernel's own doc build runs it.  Not
+# tools/: libbpf documents its API in its own (doxygen) style, which
+# kernel-doc reads as warnings already on 6.1, and the series' libbpf
+# function follows libbpf.  A warning is new when its file and text, the
+# line number left out, are not among 6.1's (as many times).
+kdoc_warnings() { # FILE NAME: kernel-doc's warnings for FILE, as NAME's
+	(cd "$tree" && scripts/kernel-doc -none "$1" 2>&1) |
+		sed -n "s|^[^ :]*:[0-9]*: \(warning: .*\)|$2: \1|p"
+}
+kdoc=$(mktemp -d)
+for name in $series; do
+	awk '/^diff --git / { f = $4; sub(/^b\//, "", f); print f }' \
+		"$patchdir/$name"
+done | grep -E '\.[ch]$' | grep -v '^tools/' | LC_ALL=C sort -u |
+while read -r file; do
+	[ -f "$tree/$file" ] && kdoc_warnings "$file" "$file" >>"$kdoc/after"
+	if git -C "$tree" cat-file -e "pristine:$file" 2>/dev/null; then
+		mkdir -p "$(dirname "$kdoc/pristine/$file")"
+		git -C "$tree" show "pristine:$file" >"$kdoc/pristine/$file"
+		kdoc_warnings "$kdoc/pristine/$file" "$file" >>"$kdoc/before"
+	fi
+done
+touch "$kdoc/after" "$kdoc/before"
+LC_ALL=C sort -o "$kdoc/after" "$kdoc/after"
+LC_ALL=C sort -o "$kdoc/before" "$kdoc/before"
+n=$(wc -l <"$kdoc/after")
+m=$(wc -l <"$kdoc/before")
+new=$(LC_ALL=C comm -13 "$kdoc/before" "$kdoc/after")
+if [ -n "$new" ]; then
+	echo "not ok patches: kernel-doc warns $n times on the series' files, unpatched 6.1 $m times; new: $(echo "$new" | head -n 1)"
+	echo "$new" | sed 's/^/# kernel-doc: /'
+elif [ "$n" -eq "$m" ]; then
+	echo "ok patches: kernel-doc warns $n times on the series' files, as many as unpatched 6.1 ($m)"
+else
+	echo "ok patches: kernel-doc warns $n times on the series' files, fewer than unpatched 6.1 ($m)"
+fi
+rm -rf "$kdoc"
+
 f=$patchdir/0000-cover-letter.patch
 if [ -f "$f" ] && ! grep -q -e '\*\*\* SUBJECT HERE' -e '\*\*\* BLURB HERE' "$f"; then
 	echo "ok patches: the cover letter is written"
