@@ -65,3 +65,6 @@ bad hook ../file_open
 bad stats
 bad stats maybe
 bad policies extra
+bad doctor --bogus
+bad doctor no_such_policy
+bad doctor protect_init wx

@@ -30,6 +30,25 @@ check_fails() {
 	fi
 }
 
+# expect STATUS NAME COMMAND...: passes when COMMAND exits with STATUS;
+# its output (stdout and stderr) is kept in $expect_out, for says.
+expect_out=/tmp/expect.out
+expect() {
+	want=$1 name=$2
+	shift 2
+	"$@" >"$expect_out" 2>&1
+	status=$?
+	if [ "$status" -eq "$want" ]; then
+		echo "ok $name"
+	else
+		echo "not ok $name: '$*' exited $status, not $want: $(head -n 1 "$expect_out")"
+		check_failed=1
+	fi
+}
+
+# says PATTERN: the output of the last expect has a line PATTERN matches.
+says() { grep -q -e "$1" "$expect_out"; }
+
 check_exit() {
 	exit "$check_failed"
 }

@@ -68,6 +68,21 @@ static int count_lines(const char *s)
 	return n;
 }
 
+int hook_count(void)
+{
+	struct dirent **hooks;
+	int n = scandir(KRSI_HOOK_DIR, &hooks, NULL, NULL), i, files = 0;
+
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		files += hooks[i]->d_name[0] != '.';
+		free(hooks[i]);
+	}
+	free(hooks);
+	return files;
+}
+
 int cmd_hooks(int argc, char **argv)
 {
 	struct dirent **hooks;
@@ -110,8 +125,7 @@ int cmd_hooks(int argc, char **argv)
 	return unreadable ? 1 : 0;
 }
 
-/* Is the kernel keeping run-time statistics?  1, 0, or a negative errno. */
-static int stats_enabled(void)
+int stats_enabled(void)
 {
 	char c = 0;
 	int fd = open(STATS_SYSCTL, O_RDONLY | O_CLOEXEC), err = 0;
@@ -124,8 +138,7 @@ static int stats_enabled(void)
 	return err ? err : c == '1';
 }
 
-/* The kernel's information on program @id, through a descriptor by id. */
-static int prog_info(__u32 id, struct bpf_prog_info *info)
+int prog_info(__u32 id, struct bpf_prog_info *info)
 {
 	union bpf_attr attr;
 	int fd, err;

@@ -193,6 +193,21 @@ int proc_start_time(pid_t pid, unsigned long long *start);
 int krsi_locked(void);
 
 /*
+ * What the kernel says of itself in /sys/kernel/security/krsi/mode, never
+ * the kernel log: as it says it ("enforcing", "audit-only") with @raw,
+ * else for people; "unknown (...)" when it cannot be read (status.c).
+ */
+const char *enforce_mode(bool raw);
+
+/* The number of hook files, or a negative errno (hooks.c). */
+int hook_count(void);
+/* Is the kernel keeping run-time statistics?  1, 0, or a negative errno. */
+int stats_enabled(void);
+/* The kernel's information on program @id, through a descriptor by id. */
+struct bpf_prog_info;
+int prog_info(__u32 id, struct bpf_prog_info *info);
+
+/*
  * The commands (main.c's table): each gets its arguments with its own
  * name as argv[0], checks them and returns the exit status: 0, 1 when it
  * failed (the message names the policy, the hook and the errno), or
@@ -215,6 +230,7 @@ int cmd_logd(int argc, char **argv);		/* logd.c */
 int cmd_hooks(int argc, char **argv);		/* hooks.c */
 int cmd_hook(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);		/* doctor.c */
 
 /*
  * Argument checks (args.c): 0 when @argv, after the command's name, is

@@ -65,6 +65,14 @@ static const char usage[] =
 "                    and average run time\n"
 "  stats on|off      keep BPF run-time statistics (for krsi hook) or not\n"
 "  policies          the policies this tool carries, with what they do\n"
+"  doctor [--json] [POLICY]\n"
+"                    answer the usual questions from the running system:\n"
+"                    is KRSI (and the BPF LSM) active, does it enforce, can\n"
+"                    a trampoline attach here, is it locked, what does an\n"
+"                    attach need, does the audit reader run and stream; for\n"
+"                    POLICY: attached, in which mode, each program in its\n"
+"                    hook's file and how often it ran, its denials; each\n"
+"                    answer names the README section that explains it\n"
 "  help              this text\n"
 "\n"
 "exit status: 0 success, 1 a command failed (the message names the policy,\n"
@@ -91,6 +99,7 @@ static const struct command commands[] = {
 	{ "hook",	cmd_hook },
 	{ "stats",	cmd_stats },
 	{ "policies",	cmd_policies },
+	{ "doctor",	cmd_doctor },
 };
 
 int main(int argc, char **argv)

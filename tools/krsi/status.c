@@ -15,11 +15,7 @@
 
 #define KRSI_MODE_FILE "/sys/kernel/security/krsi/mode"
 
-/*
- * What the kernel says of itself in KRSI_MODE_FILE, never the kernel log:
- * as it says it ("enforcing", "audit-only") with @raw, else for people.
- */
-static const char *enforce_mode(bool raw)
+const char *enforce_mode(bool raw)
 {
 	static char line[64];
 	FILE *f = fopen(KRSI_MODE_FILE, "re");

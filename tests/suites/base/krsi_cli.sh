@@ -3,27 +3,11 @@
 # kernel with no policy attached at boot.
 . /tests/lib.sh
 
-cli_out=/tmp/krsi_cli.out
-
-# expect STATUS NAME COMMAND...: COMMAND exits with STATUS; its output
-# (stdout and stderr) is kept in $cli_out for the checks that follow.
-expect() {
-	want=$1 name=$2
-	shift 2
-	"$@" >"$cli_out" 2>&1
-	status=$?
-	if [ "$status" -eq "$want" ]; then
-		echo "ok $name"
-	else
-		echo "not ok $name: '$*' exited $status, not $want: $(head -n 1 "$cli_out")"
-		check_failed=1
-	fi
-}
-says() { grep -q -e "$1" "$cli_out"; }
+cli_out=$expect_out
 
 expect 0 "cli: help" krsi help
 for cmd in list attach enforce audit detach replace events why logd status lock hooks hook \
-	   stats policies; do
+	   stats policies doctor; do
 	check "cli: help describes $cmd" says "^  $cmd"
 done
 expect 0 "cli: --help" krsi --help
