@@ -118,7 +118,7 @@ LDFLAGS := -static -s
 BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build bench check-series selftests \
+.PHONY: all kernel userspace run test test-build bench lab check-series selftests \
 	selftests-v1 selftests-debian deps build-times clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
@@ -138,6 +138,7 @@ help:
 	@echo "                (x86_64's, arm64's and s390x's: tests/suites.tab)"
 	@echo "make ARCH=arm64 [run|test|bench]  the same for arm64 (or s390x):"
 	@echo "                build in build/arm64 and image/arm64, boot, its suites alone"
+	@echo "make lab N      build and boot lab N (labs/): its checker says which route got through"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
@@ -158,9 +159,10 @@ include kernel/kernel.mk
 include progs/progs.mk
 include tools/tools.mk
 include tests/tests.mk
+include labs/labs.mk
 
 clean:
-	rm -rf $(BIN) $(GEN) $(BUILD)/test $(IMAGE)/*.cpio.gz $(IMAGE)/krsi
+	rm -rf $(BIN) $(GEN) $(BUILD)/test $(BUILD)/labs $(IMAGE)/*.cpio.gz $(IMAGE)/krsi
 
 distclean:
 	rm -rf $(BUILD) image/bzImage image/*.cpio.gz image/krsi image/s390x image/arm64

@@ -268,6 +268,8 @@ $(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/acpi.cpio $(IMAGE)/initramfs.cpi
 SESSION_FILES := $(TEST_DIR)/initramfs.cpio.gz
 ifeq ($(ARCH),x86_64)
 SESSION_FILES += $(HOST_TESTS) $(LOCKDOWN_DIR)/initramfs.cpio
+# The labs with their solutions and as given (labs/labs.mk).
+SESSION_FILES += $(BUILD)/labs/solutions.cpio.gz $(BUILD)/labs/given.cpio.gz
 endif
 ifeq ($(ARCH),arm64)
 SESSION_FILES += $(LOCKDOWN_DIR)/initramfs.cpio
