@@ -428,9 +428,9 @@ static int verify_run(const char *path, bool one_boot)
 		       "record\n", path, c.lines, c.streams, c.records);
 	else
 		printf("%s: NOT VERIFIED: %lu lines, %lu streams: %lu forged, %lu dropped, "
-		       "%lu replayed or reordered, %lu cut, %lu begun unexpectedly\n",
-		       path, c.lines, c.streams, c.forged, c.dropped, c.replayed, c.cut,
-		       c.begun);
+		       "%lu replayed or reordered, %lu records missing, %lu cut, %lu "
+		       "begun unexpectedly\n", path, c.lines, c.streams, c.forged,
+		       c.dropped, c.replayed, c.missing, c.cut, c.begun);
 	fflush(stdout);
 	return ret ? 1 : 0;
 }

@@ -19,13 +19,20 @@
  * some 3 GB of stream, a second of SHA-256 at most.
  */
 #define MAX_SKIP	(1UL << 24)
+/* Keys kept every so many positions, so that finding the key of any
+ * position costs at most this many steps once they are made: a file of
+ * lines with made-up positions costs what one line far ahead costs.
+ */
+#define MARK_EVERY	4096
 
 struct stream {
-	bool open, ended;
+	bool open, ended, has_seq;
 	unsigned long first_line, records;
 	unsigned long long next;		/* the position expected */
+	unsigned long long last_seq;		/* of the last record */
 	uint8_t key[SEAL_KEY_LEN];		/* that position's key */
-	uint8_t first[SEAL_KEY_LEN];		/* key 0, for lines out of place */
+	uint8_t (*marks)[SEAL_KEY_LEN];		/* key of MARK_EVERY * i */
+	size_t nr_marks;
 };
 
 struct verify {
@@ -36,6 +43,7 @@ struct verify {
 	unsigned long line;
 	struct stream s;
 	struct strbuf copy;
+	int err;		/* no memory */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -89,6 +97,7 @@ static void end_stream(struct verify *v, bool at_eof)
 		v->line - !at_eof, s->next, s->records,
 		s->ended ? "ends with the reader's stop record" : "CUT");
 	v->c->records += s->records;
+	free(s->marks);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -113,38 +122,93 @@ static void begin_stream(struct verify *v, const char *line, size_t covered,
 	}
 	end_stream(v, false);
 	v->c->streams++;
+	s->marks = malloc(sizeof(*s->marks));
+	if (!s->marks) {
+		v->err = -ENOMEM;
+		return;
+	}
+	memcpy(s->marks[0], key, SEAL_KEY_LEN);
+	s->nr_marks = 1;
 	s->open = true;
 	s->first_line = v->line;
-	memcpy(s->first, key, SEAL_KEY_LEN);
 	memcpy(s->key, key, SEAL_KEY_LEN);
 	seal_evolve(s->key);
 	s->next = 1;
 }
 
-/* Whether the line at @pos, before the expected one, is sealed. */
-static bool sealed_before(struct verify *v, const char *line, size_t covered,
-			  unsigned long long pos, const uint8_t mac[SEAL_MAC_LEN])
+/* The key of position @pos into @key, from the nearest mark: 0 or -ENOMEM. */
+static int key_at(struct stream *s, unsigned long long pos, uint8_t key[SEAL_KEY_LEN])
 {
-	uint8_t key[SEAL_KEY_LEN];
+	size_t want = pos / MARK_EVERY + 1;
 	unsigned long long i;
-	bool ok;
 
-	if (pos > MAX_SKIP)
-		return false;
-	memcpy(key, v->s.first, SEAL_KEY_LEN);
-	for (i = 0; i < pos; i++)
+	if (want > s->nr_marks) {
+		uint8_t (*grown)[SEAL_KEY_LEN] = realloc(s->marks, want * sizeof(*s->marks));
+
+		if (!grown)
+			return -ENOMEM;
+		s->marks = grown;
+		for (; s->nr_marks < want; s->nr_marks++) {
+			memcpy(grown[s->nr_marks], grown[s->nr_marks - 1], SEAL_KEY_LEN);
+			for (i = 0; i < MARK_EVERY; i++)
+				seal_evolve(grown[s->nr_marks]);
+		}
+	}
+	memcpy(key, s->marks[want - 1], SEAL_KEY_LEN);
+	for (i = 0; i < pos % MARK_EVERY; i++)
 		seal_evolve(key);
-	ok = seal_check(key, line, covered, mac);
-	memset(key, 0, sizeof(key));
-	return ok;
+	return 0;
+}
+
+/* Whether @line is sealed as position @pos: 1, 0, or -ENOMEM. */
+static int sealed_as(struct stream *s, const char *line, size_t covered,
+		     unsigned long long pos, const uint8_t mac[SEAL_MAC_LEN],
+		     uint8_t key[SEAL_KEY_LEN])
+{
+	int err = pos == s->next ? (memcpy(key, s->key, SEAL_KEY_LEN), 0) :
+		  key_at(s, pos, key);
+
+	return err ? err : seal_check(key, line, covered, mac);
+}
+
+/*
+ * The records of a stream follow each other by their numbers: a record
+ * the reader logged but did not stream (its port was down, or it had no
+ * memory for the line) is missing from the copy, though no position is.
+ * Those of the @dropped positions just before this line are counted
+ * there already.
+ */
+static void check_seq(struct verify *v, const char *line, size_t len,
+		      unsigned long long dropped)
+{
+	struct stream *s = &v->s;
+	struct event_view e;
+
+	sb_reset(&v->copy);
+	sb_put(&v->copy, line, len);
+	if (v->copy.failed || event_parse(v->copy.buf, v->copy.len, &e))
+		return;
+	if (e.has_seq) {
+		if (s->has_seq && e.seq > s->last_seq + 1 + dropped) {
+			v->c->missing += e.seq - s->last_seq - 1 - dropped;
+			say(v, "missing: records %llu to %llu are not in this copy%s "
+			    "(the guest's log has them)", s->last_seq + 1, e.seq - 1,
+			    dropped ? ", the dropped lines' among them" : "");
+		}
+		if (!s->has_seq || e.seq > s->last_seq)
+			s->last_seq = e.seq;
+		s->has_seq = true;
+	}
+	event_view_free(&e);
 }
 
 static void check_line(struct verify *v, const char *line, size_t len)
 {
 	struct stream *s = &v->s;
 	uint8_t mac[SEAL_MAC_LEN], key[SEAL_KEY_LEN];
-	unsigned long long pos, i;
+	unsigned long long pos, skipped;
 	size_t covered;
+	int sealed;
 
 	if (seal_parse(line, len, &pos, mac, &covered)) {
 		v->c->forged++;
@@ -161,7 +225,12 @@ static void check_line(struct verify *v, const char *line, size_t len)
 		return;
 	}
 	if (pos < s->next) {
-		if (sealed_before(v, line, covered, pos, mac)) {
+		sealed = sealed_as(s, line, covered, pos, mac, key);
+		if (sealed < 0) {
+			v->err = sealed;
+			return;
+		}
+		if (sealed) {
 			v->c->replayed++;
 			say(v, "replayed: position %llu again, after %llu: a line of "
 			    "this stream out of its place", pos, s->next - 1);
@@ -178,15 +247,18 @@ static void check_line(struct verify *v, const char *line, size_t len)
 		    pos, pos - s->next);
 		return;
 	}
-	memcpy(key, s->key, SEAL_KEY_LEN);
-	for (i = s->next; i < pos; i++)
-		seal_evolve(key);
-	if (!seal_check(key, line, covered, mac)) {
+	sealed = sealed_as(s, line, covered, pos, mac, key);
+	if (sealed < 0) {
+		v->err = sealed;
+		return;
+	}
+	if (!sealed) {
 		v->c->forged++;
 		say(v, "forged: position %llu, not sealed as such: a line made or "
 		    "changed without the key", pos);
 		return;
 	}
+	skipped = pos - s->next;
 	if (pos > s->next) {
 		v->c->dropped += pos - s->next;
 		say(v, "dropped: %llu lines missing before this one (positions "
@@ -204,6 +276,7 @@ static void check_line(struct verify *v, const char *line, size_t len)
 		s->ended = true;
 	else if (!reader_event(v, line, len, "beat", NULL))
 		s->records++;
+	check_seq(v, line, len, skipped);
 }
 
 int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
@@ -216,7 +289,7 @@ int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
-	while ((n = getline(&line, &cap, in)) > 0) {
+	while (!v.err && (n = getline(&line, &cap, in)) > 0) {
 		v.line++;
 		c->lines++;
 		if (line[n - 1] != '\n') {
@@ -228,6 +301,8 @@ int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
 	}
 	if (ferror(in))
 		err = -EIO;
+	else if (v.err)
+		err = v.err;
 	else if (!c->streams && !c->forged) {
 		c->cut++;
 		fprintf(out, "%s: no stream: not a single key line\n", name);
@@ -237,5 +312,6 @@ int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
 	sb_free(&v.copy);
 	if (err)
 		return err;
-	return c->forged || c->dropped || c->replayed || c->cut || c->begun;
+	return c->forged || c->dropped || c->replayed || c->missing || c->cut ||
+	       c->begun;
 }

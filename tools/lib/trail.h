@@ -18,6 +18,8 @@
  *	dropped		positions missing before a line that is sealed
  *	replayed	a position again, or one before the last seen
  *			(reordered): its line is sealed, but not there
+ *	missing		records the guest logged but did not stream (its
+ *			port was down): a gap in their numbers
  *	cut		a stream that ends without the reader's stop record:
  *			the stream stopped there, or the machine did
  *	begun		a second stream in a file that holds one boot, or a
@@ -25,7 +27,7 @@
  */
 struct trail_counts {
 	unsigned long lines, streams, records;
-	unsigned long forged, dropped, replayed, cut, begun;
+	unsigned long forged, dropped, replayed, missing, cut, begun;
 };
 
 /*
