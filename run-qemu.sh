@@ -67,7 +67,9 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     that does not verify is said in the next boot's
                     banner); while the guest runs, a stream silent for
                     SILENCE seconds is said (the reader's heartbeat comes
-                    every 10 s; KRSI_STREAM_SILENCE, default 30)
+                    every 10 s; KRSI_STREAM_SILENCE, default 30), and
+                    what it carried is checked every 10 s, each line
+                    forged, dropped or out of place said as it is found
   --verify FILE     check FILE, a host's copy of the audit stream, with
                     the image's own krsi (image/krsi, or image/ARCH/krsi
                     under qemu-user) and exit: krsi events --verify
@@ -191,6 +193,9 @@ cmdline="console=$console loglevel=$loglevel panic=-1 oops=panic"
 # forged or dropped, all are said), and the guest says it too.
 offset=0
 if [ -n "$log" ] && [ -s "$log" ]; then
+	# A boot cut mid-line left half a line: this boot's key line must
+	# not be glued to it.
+	[ -z "$(tail -c 1 "$log")" ] || echo >>"$log"
 	offset=$(stat -c %s "$log")
 	if ! host_krsi events --verify "$log" >"$log.check" 2>&1; then
 		echo "run-qemu.sh: $log: the trail of the boots before does not verify:" >&2
@@ -255,22 +260,45 @@ if [ -n "$log" ] && [ "$arch" = x86_64 ]; then
 	set -- "$@" -chardev "file,id=krsilog,path=$log,append=on" -serial chardev:krsilog
 fi
 
+# What the guest streamed so far, checked as it comes: a line forged,
+# dropped or out of place is said while the guest runs, once, with its
+# line in this boot's trail (a stream still going is no cut, and its
+# last line may be half written: those wait for the end).
+seen=0
+check_so_far() {
+	findings=$(tail -c +$((offset + 1)) "$log" |
+		host_krsi events --verify - --one-boot 2>/dev/null |
+		grep -E '^-:[0-9]+: (forged|dropped|replayed|missing|begun|after)' |
+		grep -v 'no newline' || true)
+	[ -n "$findings" ] || return 0
+	echo "$findings" | while IFS= read -r f; do
+		n=${f#-:}
+		n=${n%%:*}
+		[ "$n" -le "$seen" ] || echo "run-qemu.sh: $log: this boot's line $n:${f#-:"$n":}" >&2
+	done
+	n=$(echo "$findings" | tail -n 1)
+	n=${n#-:}
+	seen=${n%%:*}
+}
+
 # While the guest runs, the stream speaks at least every 10 s (the
 # reader's heartbeat): a silence of KRSI_STREAM_SILENCE seconds is said,
-# once, and when it ends.
+# once, and when it ends; what it said is checked every 10 s.
 silence=${KRSI_STREAM_SILENCE:-30}
 watch_stream() {
 	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
-	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said=
+	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said= ticks=0
 	while :; do
 		sleep 5 &
 		nap=$!
 		wait "$nap"
+		ticks=$((ticks + 1))
 		now=$(stat -c %s "$log" 2>/dev/null || echo 0)
 		if [ "$now" != "$last" ]; then
 			[ -z "$said" ] || echo "run-qemu.sh: $log: the audit stream speaks" \
 				"again after $quiet s of silence" >&2
 			last=$now quiet=0 said=
+			[ $((ticks % 2)) -ne 0 ] || check_so_far
 			continue
 		fi
 		quiet=$((quiet + 5))
@@ -303,8 +331,8 @@ fi
 status=0
 qemu "$@" || status=$?
 if [ -n "$watcher" ]; then
-	kill "$watcher" 2>/dev/null
-	wait "$watcher" 2>/dev/null
+	kill "$watcher" 2>/dev/null || true
+	wait "$watcher" 2>/dev/null || true
 	check_boot
 fi
 exit "$status"

@@ -156,6 +156,14 @@ enum {
 int reader_state(pid_t *pid);
 const char *reader_state_name(int state);
 
+/*
+ * How long since the running reader last went round its loop (it says
+ * so every 10 s), in *@seconds: 0 or a negative errno.
+ */
+int reader_silent(unsigned long long *seconds);
+/* Beyond this, a reader that runs is stuck (in a write, say). */
+#define READER_SILENT_S	30
+
 /* What reader_stream() says of the reader's stream to the host. */
 enum {
 	STREAM_NONE = 0,	/* no port: run-qemu.sh --log gives one */

@@ -69,7 +69,7 @@
  * often a stream that failed is opened again.
  */
 #define BEAT_MS			10000
-#define REOPEN_MS		1000
+#define REOPEN_MS		5000
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
@@ -121,7 +121,7 @@ static struct {
 	bool sealing;		/* the key went to the host: lines are sealed */
 	unsigned long long stream_first;	/* seq of the first line not yet written */
 	unsigned long long unstreamed;		/* seq from which the stream failed */
-	long long beat_ms, reopen_ms;
+	long long beat_ms, reopen_ms, alive_ms;
 	char stream_err[64];	/* why the stream stopped, or "" */
 	int epoll;
 	unsigned long long seq;
@@ -129,8 +129,11 @@ static struct {
 	long long counted_ms;	/* when the counters were last read */
 	long long scanned_ms;	/* when the policies were last looked for */
 	unsigned long copies_lost;	/* users' copies without memory */
-	bool locked, logged_users_full, rotate_failed, emit_failed, line_busy;
-} d = { .port = -1, .epoll = -1 };
+	unsigned long reader_lost;	/* the reader's own records, likewise */
+	int state_fd;		/* KRSI_READER_STATE, rewritten in place */
+	int port_path;		/* an O_PATH descriptor of the port's node */
+	bool locked, logged_users_full, rotate_failed, line_busy;
+} d = { .port = -1, .epoll = -1, .state_fd = -1, .port_path = -1 };
 
 static volatile sig_atomic_t stopping;
 
@@ -163,7 +166,7 @@ static struct event_str cstr(const char *s)
 
 /* ---- the log ------------------------------------------------------------ */
 
-static void emit(struct event_view *v);
+static bool emit(struct event_view *v);
 
 /* A record of the reader's own, "event" @name, about user @uid. */
 static void reader_view(struct event_view *v, const char *name, uid_t uid,
@@ -192,7 +195,9 @@ static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
 	sb_vprintf(&what, fmt, ap);
 	va_end(ap);
 	reader_view(&v, name, uid, &what);
-	emit(&v);
+	/* No memory for it: counted, and said once there is (flush_all()). */
+	if (!emit(&v))
+		d.reader_lost++;
 	sb_free(&what);
 }
 
@@ -266,13 +271,14 @@ static bool rotated(struct log_writer *w, size_t len, uid_t uid)
  * Give @v the next sequence number and append it to the log, to its
  * user's log, and to the stream.  A rotation that the line needs comes
  * first, as a record of its own (made in a buffer of its own: this one's
- * is in use).
+ * is in use).  False when there was no memory for the line: it is not
+ * logged, its number not used, and the caller keeps it.
  */
-static void emit(struct event_view *v)
+static bool emit(struct event_view *v)
 {
 	struct log_writer *mine = user_log(v->uid);
 	struct strbuf own = { 0 }, *line = &own;
-	bool borrowed = !d.line_busy;
+	bool borrowed = !d.line_busy, logged;
 
 	if (borrowed) {
 		line = &d.line;		/* kept from record to record */
@@ -286,12 +292,8 @@ static void emit(struct event_view *v)
 		sb_putc(line, '\n');
 	} while (rotated(&d.log, line->len, 0) ||
 		 (mine && rotated(mine, line->len, v->uid)));
-	if (line->failed || !log_append(&d.log, line->buf, line->len)) {
-		/* No memory for the line: it stays in its ring, to be drained
-		 * again (round_trip()), and its number is not used.
-		 */
-		d.emit_failed = true;
-	} else {
+	logged = !line->failed && log_append(&d.log, line->buf, line->len);
+	if (logged) {
 		d.seq++;
 		if (mine && !log_append(mine, line->buf, line->len))
 			d.copies_lost++;
@@ -304,6 +306,7 @@ static void emit(struct event_view *v)
 	if (borrowed)
 		d.line_busy = false;
 	sb_free(&own);
+	return logged;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -325,19 +328,25 @@ static int write_state(void);
 static void stream_failed(int err);
 
 /*
- * Write the stream's pending lines: 0, or the errno that stopped the
- * stream.  The buffer is wiped, not only emptied: the key's line passes
- * through it.
+ * Write the stream's pending lines: 0, or the errno of the write that
+ * failed.  The buffer is wiped, not only emptied: the key's line passes
+ * through it.  A buffer that had no memory for a line is not written at
+ * all, and the port stays open: the positions of its lines are missing
+ * on the host, which says so, and the record after names them.
  */
 static int stream_write(void)
 {
-	int err = d.stream.failed ? -ENOMEM :
-		  write_all(d.port, d.stream.buf, d.stream.len);
+	unsigned long long first = d.stream_first;
+	bool no_memory = d.stream.failed;
+	int err = no_memory ? -ENOMEM : write_all(d.port, d.stream.buf, d.stream.len);
 
 	if (d.stream.buf)
 		explicit_bzero(d.stream.buf, d.stream.len);
 	sb_reset(&d.stream);
-	if (err)
+	if (no_memory)
+		emit_reader("error", 0, "no memory: records %llu to %llu not streamed "
+			    "(this log has them)", first, d.seq - 1);
+	else if (err)
 		stream_failed(err);
 	return err;
 }
@@ -392,7 +401,7 @@ static void stream_failed(int err)
 	if (!d.sealing)
 		return;
 	emit_reader("error", 0, KRSI_STREAM_DEV ": %s: the stream stops here; "
-		    "the reader opens it again every %d ms", errname(-err), REOPEN_MS);
+		    "the reader opens it again every %d s", errname(-err), REOPEN_MS / 1000);
 	write_state();
 }
 
@@ -411,15 +420,21 @@ static int flush_all(void)
 			emit_reader("error", d.users[i].uid, "uid/%u/log.%lu: %s",
 				    (unsigned)d.users[i].uid, d.users[i].w.seg,
 				    errname(-e));
+	if (d.reader_lost) {
+		unsigned long lost = d.reader_lost;
+
+		d.reader_lost = 0;
+		emit_reader("error", 0, "no memory: %lu records of the reader's own "
+			    "were not logged", lost);
+		if (d.reader_lost)	/* nor that one: keep the count */
+			d.reader_lost = lost;
+	}
 	if (d.copies_lost) {
 		emit_reader("error", 0, "no memory: %lu records not copied to "
 			    "their users' logs (they are in this one)",
 			    d.copies_lost);
 		d.copies_lost = 0;
 	}
-	/* A line the stream had no memory for stops it (ENOMEM): the
-	 * host's copy must not go on with a record missing unseen.
-	 */
 	if (d.port >= 0 && (d.stream.len || d.stream.failed))
 		stream_write();
 	return err;
@@ -716,7 +731,9 @@ static void log_counter(struct counter *c)
 		v.uid = key;
 		v.policy = cstr(c->p->name);
 		v.count = n - c->uids[i].n;
-		emit(&v);
+		/* Not logged (no memory): counted again next time. */
+		if (!emit(&v))
+			return;
 		c->uids[i].n = n;
 	}
 	/* What no per-user slot holds: users beyond the table, or a slot
@@ -729,7 +746,8 @@ static void log_counter(struct counter *c)
 		v.time_ns = boot_ns();
 		v.policy = cstr(c->p->name);
 		v.count = total - sum - c->other;
-		emit(&v);
+		if (!emit(&v))
+			return;
 	}
 	c->other = total > sum ? total - sum : 0;
 	c->total = total;
@@ -814,20 +832,24 @@ static int round_trip(void)
 	for (i = 0; i < d.nr_rings; i++)
 		drain_ring(i);
 	qsort(d.batch, d.nr_batch, sizeof(*d.batch), by_time);
-	for (i = 0; i < d.nr_batch && !d.emit_failed; i++) {
+	for (i = 0; i < d.nr_batch; i++) {
 		struct event_view v;
+		bool logged;
 
 		if (event_from_record(d.batch[i].rec, d.batch[i].size, &v)) {
 			emit_reader("error", 0, "a record of %zu bytes, shorter than its header",
 				    d.batch[i].size);
 			continue;
 		}
-		emit(&v);
+		logged = emit(&v);
 		event_view_free(&v);
-	}
-	if (d.emit_failed) {
-		unread_from(i - 1);
-		d.emit_failed = false;
+		if (!logged) {
+			/* No memory for it: it and those after it go back to
+			 * their rings, to be drained again, none consumed.
+			 */
+			unread_from(i);
+			break;
+		}
 	}
 	/* A counter grows only when a buffer is full: once a second is
 	 * enough, and spares every round a system call per policy.
@@ -875,8 +897,16 @@ static int open_port(char *why, size_t size)
 	struct serial_struct ss;
 	struct stat st;
 	struct termios t;
-	/* Not blocking: a FIFO put in its place must not hold the reader. */
-	int fd = open(KRSI_STREAM_DEV, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	char node[32];
+	int fd;
+
+	/* The node the reader found at start, by its O_PATH descriptor,
+	 * whatever has been put under its name since; and not blocking: a
+	 * FIFO must not hold the reader.
+	 */
+	snprintf(node, sizeof(node), "/proc/self/fd/%d", d.port_path);
+	fd = open(d.port_path >= 0 ? node : KRSI_STREAM_DEV,
+		  O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0) {
 		snprintf(why, size, KRSI_STREAM_DEV ": %s", errname(errno));
@@ -918,8 +948,10 @@ static const char *open_stream(void)
 	uint8_t key[SEAL_KEY_LEN];
 	char hex[2 * SEAL_KEY_LEN + 1];
 	size_t i;
-	int fd = open_port(why, sizeof(why)), err;
+	int fd, err;
 
+	d.port_path = open(KRSI_STREAM_DEV, O_PATH | O_CLOEXEC);
+	fd = open_port(why, sizeof(why));
 	if (fd < 0)
 		return why;
 	if (getrandom(key, sizeof(key), 0) != sizeof(key)) {
@@ -998,36 +1030,53 @@ static void guard_self(void)
 		close(fd);
 }
 
+/*
+ * The state file, rewritten in place at a fixed size (the rest a line of
+ * spaces): its memory is taken once, at start, so that a write of it
+ * never needs more, and never leaves it empty.
+ */
+#define STATE_SIZE	192
+
 static int write_state_text(const char *state)
 {
-	int fd = open(KRSI_READER_STATE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		      0644), err = 0;
+	char buf[STATE_SIZE];
+	size_t len = strlen(state);
 
-	if (fd < 0 || write_all(fd, state, strlen(state)))
-		err = -errno;
-	if (fd >= 0)
-		close(fd);
-	return err;
+	if (d.state_fd < 0)
+		d.state_fd = open(KRSI_READER_STATE, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (d.state_fd < 0)
+		return -errno;
+	if (len > STATE_SIZE - 2)
+		len = STATE_SIZE - 2;
+	memcpy(buf, state, len);
+	memset(buf + len, ' ', STATE_SIZE - 1 - len);
+	buf[STATE_SIZE - 1] = '\n';
+	if (pwrite(d.state_fd, buf, STATE_SIZE, 0) != STATE_SIZE)
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 /*
- * The reader's state (reader.c): its PID and start time, then its
- * stream's, for `krsi status`.
+ * The reader's state (reader.c): its PID and start time, its stream's,
+ * and when it last went round its loop (seconds of CLOCK_BOOTTIME,
+ * every BEAT_MS), for `krsi status`: a reader stuck in a write or a wait
+ * still runs, but says nothing new.
  */
 static char state_pid[64];
 
 static int write_state(void)
 {
-	char state[192];
+	char state[STATE_SIZE], stream[96];
 
 	if (!d.sealing)
-		snprintf(state, sizeof(state), "%sstream none\n", state_pid);
+		snprintf(stream, sizeof(stream), "stream none");
 	else if (d.port >= 0)
-		snprintf(state, sizeof(state), "%sstream %s streaming\n", state_pid,
-			 KRSI_STREAM_DEV);
+		snprintf(stream, sizeof(stream), "stream %s streaming", KRSI_STREAM_DEV);
 	else
-		snprintf(state, sizeof(state), "%sstream %s stopped %s\n", state_pid,
-			 KRSI_STREAM_DEV, d.stream_err);
+		snprintf(stream, sizeof(stream), "stream %s stopped %s", KRSI_STREAM_DEV,
+			 d.stream_err);
+	snprintf(state, sizeof(state), "%s%s\nalive %llu\n", state_pid, stream,
+		 boot_ns() / 1000000000ULL);
 	return write_state_text(state);
 }
 
@@ -1094,6 +1143,10 @@ static void run(void)
 		reopen_stream();
 		err = round_trip();
 		beat();
+		if (now_ms() - d.alive_ms >= BEAT_MS) {
+			d.alive_ms = now_ms();
+			write_state();
+		}
 		if (err)	/* kept; the records wait in their rings */
 			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
 				    errname(-err));

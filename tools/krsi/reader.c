@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -87,6 +88,26 @@ int reader_stream(char *port, size_t port_size, char *why, size_t why_size)
 	}
 	fclose(f);
 	return ret;
+}
+
+int reader_silent(unsigned long long *seconds)
+{
+	unsigned long long alive = 0;
+	struct timespec now;
+	char line[160];
+	FILE *f = fopen(KRSI_READER_STATE, "re");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "alive %llu", &alive) == 1;
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	*seconds = (unsigned long long)now.tv_sec > alive ? now.tv_sec - alive : 0;
+	return 0;
 }
 
 const char *reader_state_name(int state)

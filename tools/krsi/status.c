@@ -125,7 +125,7 @@ static int print_stream(bool json, int reader)
 		       port);
 	else if (s == STREAM_STOPPED)
 		printf("STOPPED (%s: %s): the host's copy misses what follows; "
-		       "the reader opens the port again every second\n", port, why);
+		       "the reader opens the port again every 5 s\n", port, why);
 	else if (s == STREAM_NONE)
 		printf("none: no port to the host (run-qemu.sh --log FILE gives one)\n");
 	else
@@ -143,8 +143,14 @@ static int print_reader(bool json)
 		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
 	};
 	const char *sep = ", guarded by ";
+	unsigned long long silent = 0;
 	pid_t pid;
 	int state = reader_state(&pid), i, m[2] = { 0, 0 };
+	bool stalled;
+
+	/* Running, but not round its loop for long: stuck in a write. */
+	stalled = state == READER_RUNNING && !reader_silent(&silent) &&
+		  silent > READER_SILENT_S;
 
 	if (json) {
 		printf(",\"reader\":{\"state\":\"%s\"", state == READER_RUNNING ?
@@ -155,6 +161,8 @@ static int print_reader(bool json)
 			printf(",\"error\":\"%s\"", errname(-state));
 		if (pid)
 			printf(",\"pid\":%d", (int)pid);
+		if (state == READER_RUNNING)
+			printf(",\"silent_s\":%llu", silent);
 	} else {
 		printf("reader:   %s", reader_state_name(state));
 		if (state < 0 && state != -ENOENT)
@@ -163,6 +171,8 @@ static int print_reader(bool json)
 			printf(" (pid %d)", (int)pid);
 		if (state != READER_RUNNING)
 			printf(": nothing is logged");
+		if (stalled)
+			printf(", but STALLED: nothing from it for %llu s", silent);
 	}
 	/* The policies that guard it first, then those that do not know it. */
 	for (i = 0; state == READER_RUNNING && i < 2; i++) {
@@ -182,7 +192,7 @@ static int print_reader(bool json)
 			printf(", not known to %s", marks[i][1]);
 	}
 	printf(json ? "}" : "\n");
-	return state != READER_RUNNING || print_stream(json, state) > 0;
+	return state != READER_RUNNING || stalled || print_stream(json, state) > 0;
 }
 
 /* The JSON form of `krsi status`: 1 as print_reader() says. */

@@ -123,7 +123,7 @@ check "demo's krsi policies lists the policies it carries" \
 check "root's krsi list --json: each program with its policy" \
 	sh -c "krsi list --json | grep -q '{\"hook\":\"bprm_check_security\",\"programs\":\[.*{\"name\":\"no_tmp_exec\",\"policy\":\"no_tmp_exec\",\"prog_id\":[0-9]*,\"link_id\":[0-9]*}'"
 check "root's krsi status --json: enforcing, locked, the reader guarded and streaming (or no port), wx attached" \
-	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"reader\":{\"state\":\"running\",\"pid\":[0-9]*,\"protect_init\":true,\"protect_log\":true},\"stream\":{\"state\":\"\(streaming\|none\)\"[^}]*},\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\",\"links\":'"
+	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"reader\":{\"state\":\"running\",\"pid\":[0-9]*,\"silent_s\":[0-9]*,\"protect_init\":true,\"protect_log\":true},\"stream\":{\"state\":\"\(streaming\|none\)\"[^}]*},\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\",\"links\":'"
 check_fails "krsi status takes only --json" krsi status --yaml
 
 # krsi_lock
