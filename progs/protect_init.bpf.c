@@ -67,6 +67,12 @@
  *    chosen); /proc/PID/oom_score_adj and oom_adj are opened for writing
  *    by a process for itself only (file_open), so nobody makes PID 1 or
  *    the reader the first to go.
+ *  - starving the reader of memory: vm.overcommit_memory=2 with a low
+ *    overcommit_ratio (or overcommit_kbytes, or large admin_reserve_kbytes,
+ *    user_reserve_kbytes, min_free_kbytes) makes every allocation fail,
+ *    tmpfs pages included: the log's writes get ENOSPC and the reader's
+ *    buffers cannot grow.  /proc/sys/vm/ files of those names are not
+ *    opened for writing (file_open).
  *  - the terminal: neither has a controlling terminal (/dev/console never
  *    becomes /init's, the reader opens none), so no hangup, ^C or
  *    TIOCSIG reaches them.
@@ -306,7 +312,8 @@ static __u32 proc_pid_nr(struct inode *inode)
 
 /*
  * Files of /proc whose writing would undo the above: another process's
- * OOM score, and the real-time throttling that would starve the reader.
+ * OOM score, the real-time throttling that would starve the reader of
+ * CPU, and the commit limits that would starve it of memory.
  */
 SEC("lsm/file_open")
 int BPF_PROG(init_proc_write, struct file *file, int ret)
@@ -331,6 +338,14 @@ int BPF_PROG(init_proc_write, struct file *file, int ret)
 	if (named(dentry, "sched_rt_runtime_us", 20) ||
 	    named(dentry, "sched_rt_period_us", 19))
 		return deny("file_open", "real-time throttling: the reader's CPU",
+			    EPERM);
+	if (named(dentry, "overcommit_memory", 18) ||
+	    named(dentry, "overcommit_ratio", 17) ||
+	    named(dentry, "overcommit_kbytes", 18) ||
+	    named(dentry, "admin_reserve_kbytes", 21) ||
+	    named(dentry, "user_reserve_kbytes", 20) ||
+	    named(dentry, "min_free_kbytes", 16))
+		return deny("file_open", "memory commit limits: the reader's memory",
 			    EPERM);
 	return 0;
 }

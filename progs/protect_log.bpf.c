@@ -54,6 +54,9 @@
  *    which no hook sees: file_open refuses these files, for writing, in
  *    sysfs, whatever the device (the appliance binds no driver after
  *    boot).
+ *  - the port's FIFOs reset and its receive trigger changed without an
+ *    open: /sys/class/tty/ttyS2/rx_trig_bytes (0644), refused with the
+ *    files above.
  *  - another port moved onto the stream's hardware: TIOCSSERIAL on any
  *    8250 port (/dev/ttyS0, the console, say) sets its I/O address, IRQ
  *    and type, and TIOCSERCONFIG probes it again; once the stream's port
@@ -130,7 +133,9 @@ static int keep_log(struct inode *inode, const char *hook)
 /*
  * The sysfs files that bind a driver to a device, unbind it, or remove
  * the device (drivers/base/bus.c, drivers/base/platform.c,
- * drivers/pci/pci-sysfs.c and pci-driver.c, drivers/virtio/virtio.c).
+ * drivers/pci/pci-sysfs.c and pci-driver.c, drivers/virtio/virtio.c),
+ * and the one that resets a serial port's FIFOs without opening it
+ * (rx_trig_bytes, drivers/tty/serial/8250/8250_port.c).
  */
 static bool is_binding(struct dentry *dentry)
 {
@@ -146,7 +151,8 @@ static bool is_binding(struct dentry *dentry)
 	       !bpf_strncmp(name, sizeof(name), "drivers_probe") ||
 	       !bpf_strncmp(name, sizeof(name), "new_id") ||
 	       !bpf_strncmp(name, sizeof(name), "remove_id") ||
-	       !bpf_strncmp(name, sizeof(name), "remove");
+	       !bpf_strncmp(name, sizeof(name), "remove") ||
+	       !bpf_strncmp(name, sizeof(name), "rx_trig_bytes");
 }
 
 SEC("lsm/file_open")

@@ -846,6 +846,7 @@ static void test_stream_driver(void)
 		"/sys/devices/platform/serial8250/driver/unbind",
 		"/sys/devices/platform/serial8250/driver_override",
 		"/sys/bus/platform/drivers_probe",
+		"/sys/class/tty/ttyS2/rx_trig_bytes",
 	};
 	const char *console = "/dev/ttyS0";
 #elif defined(__aarch64__)
@@ -946,6 +947,15 @@ static void test_reader(void)
 		  "protect_init: the real-time throttle, for writing");
 	check_err(open_err("/proc/sys/kernel/sched_rt_period_us", O_WRONLY), -EPERM,
 		  "protect_init: the real-time period, for writing");
+	/* Starving it of memory: the commit limits, which tmpfs obeys too. */
+	check_err(open_err("/proc/sys/vm/overcommit_memory", O_WRONLY), -EPERM,
+		  "protect_init: vm.overcommit_memory, for writing");
+	check_err(open_err("/proc/sys/vm/overcommit_ratio", O_WRONLY), -EPERM,
+		  "protect_init: vm.overcommit_ratio, for writing");
+	check_err(open_err("/proc/sys/vm/admin_reserve_kbytes", O_WRONLY), -EPERM,
+		  "protect_init: vm.admin_reserve_kbytes, for writing");
+	check_err(open_err("/proc/sys/vm/min_free_kbytes", O_WRONLY), -EPERM,
+		  "protect_init: vm.min_free_kbytes, for writing");
 
 	/* The log, as root after the lock. */
 	check_err(open_err(seg, O_WRONLY | O_APPEND), -EPERM,
@@ -1247,6 +1257,7 @@ int main(void)
 	check_reported("protect_init denied EPERM: task_setscheduler scheduling policy");
 	check_reported("protect_init denied EPERM: file_open another process's OOM score");
 	check_reported("protect_init denied EPERM: file_open real-time throttling");
+	check_reported("protect_init denied EPERM: file_open memory commit limits");
 	check_reported("protect_log denied EPERM: file_open the audit log, for writing");
 	check_reported("protect_log denied EPERM: inode_setattr the audit log");
 	check_reported("protect_log denied EPERM: file_ioctl the audit log");
