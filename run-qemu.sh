@@ -287,18 +287,23 @@ check_so_far() {
 silence=${KRSI_STREAM_SILENCE:-30}
 watch_stream() {
 	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
-	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said= ticks=0
+	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said= ticks=0 unchecked=
 	while :; do
 		sleep 5 &
 		nap=$!
 		wait "$nap"
 		ticks=$((ticks + 1))
 		now=$(stat -c %s "$log" 2>/dev/null || echo 0)
+		# What came since the last check, checked every other tick.
+		[ "$now" = "$last" ] || unchecked=1
+		if [ -n "$unchecked" ] && [ $((ticks % 2)) -eq 0 ]; then
+			check_so_far
+			unchecked=
+		fi
 		if [ "$now" != "$last" ]; then
 			[ -z "$said" ] || echo "run-qemu.sh: $log: the audit stream speaks" \
 				"again after $quiet s of silence" >&2
 			last=$now quiet=0 said=
-			[ $((ticks % 2)) -ne 0 ] || check_so_far
 			continue
 		fi
 		quiet=$((quiet + 5))
