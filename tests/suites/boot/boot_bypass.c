@@ -866,6 +866,16 @@ static void test_stream_driver(void)
 	size_t i;
 
 	for (i = 0; files[i] && i < sizeof(files) / sizeof(files[0]); i++) {
+		/* A port with no UART behind (booted without run-qemu.sh
+		 * --log) has no FIFO, and no rx_trig_bytes.
+		 */
+		if (strstr(files[i], "rx_trig_bytes") && access(files[i], F_OK) &&
+		    errno == ENOENT) {
+			check(system("grep -qx 'stream none' " LOG_DIR "/reader") == 0,
+			      "no %s: no UART behind " STREAM_PORT " in this boot, "
+			      "and no stream", files[i]);
+			continue;
+		}
 		snprintf(what, sizeof(what), "protect_log: root writes %s", files[i]);
 		check_err(open_err(files[i], O_WRONLY), -EPERM, what);
 	}
