@@ -58,23 +58,20 @@ static void say(struct verify *v, const char *fmt, ...)
 	fputc('\n', v->out);
 }
 
-/* Whether @line is the reader's record @event; for "seal", its key. */
-static bool reader_event(struct verify *v, const char *line, size_t len,
-			 const char *event, uint8_t key[SEAL_KEY_LEN])
+/*
+ * Whether @e (NULL: the line is no record) is the reader's record
+ * @event; for "seal", its key into @key.
+ */
+static bool reader_event(const struct event_view *e, const char *event,
+			 uint8_t key[SEAL_KEY_LEN])
 {
-	struct event_view e;
-	bool is;
+	bool is = e && e->policy.len == 6 && !memcmp(e->policy.s, "reader", 6) &&
+		  e->event.len == strlen(event) &&
+		  !memcmp(e->event.s, event, e->event.len);
 
-	sb_reset(&v->copy);
-	sb_put(&v->copy, line, len);
-	if (v->copy.failed || event_parse(v->copy.buf, v->copy.len, &e))
-		return false;
-	is = e.policy.len == 6 && !memcmp(e.policy.s, "reader", 6) &&
-	     e.event.len == strlen(event) && !memcmp(e.event.s, event, e.event.len);
 	if (is && key)
-		is = e.what.len == 2 * SEAL_KEY_LEN &&
-		     !seal_unhex(e.what.s, SEAL_KEY_LEN, key);
-	event_view_free(&e);
+		is = e->what.len == 2 * SEAL_KEY_LEN &&
+		     !seal_unhex(e->what.s, SEAL_KEY_LEN, key);
 	return is;
 }
 
@@ -178,31 +175,27 @@ static int sealed_as(struct stream *s, const char *line, size_t covered,
  * Those of the @dropped positions just before this line are counted
  * there already.
  */
-static void check_seq(struct verify *v, const char *line, size_t len,
+static void check_seq(struct verify *v, const struct event_view *e,
 		      unsigned long long dropped)
 {
 	struct stream *s = &v->s;
-	struct event_view e;
 
-	sb_reset(&v->copy);
-	sb_put(&v->copy, line, len);
-	if (v->copy.failed || event_parse(v->copy.buf, v->copy.len, &e))
+	if (!e || !e->has_seq)
 		return;
-	if (e.has_seq) {
-		if (s->has_seq && e.seq > s->last_seq + 1 + dropped) {
-			v->c->missing += e.seq - s->last_seq - 1 - dropped;
-			say(v, "missing: records %llu to %llu are not in this copy%s "
-			    "(the guest's log has them)", s->last_seq + 1, e.seq - 1,
-			    dropped ? ", the dropped lines' among them" : "");
-		}
-		if (!s->has_seq || e.seq > s->last_seq)
-			s->last_seq = e.seq;
-		s->has_seq = true;
+	if (s->has_seq && e->seq > s->last_seq + 1 + dropped) {
+		v->c->missing += e->seq - s->last_seq - 1 - dropped;
+		say(v, "missing: records %llu to %llu are not in this copy%s "
+		    "(the guest's log has them)", s->last_seq + 1, e->seq - 1,
+		    dropped ? ", the dropped lines' among them" : "");
 	}
-	event_view_free(&e);
+	if (!s->has_seq || e->seq > s->last_seq)
+		s->last_seq = e->seq;
+	s->has_seq = true;
 }
 
-static void check_line(struct verify *v, const char *line, size_t len)
+/* @line, whose record is @e (NULL: it is none), against the stream. */
+static void check_sealed(struct verify *v, const char *line, size_t len,
+			 const struct event_view *e)
 {
 	struct stream *s = &v->s;
 	uint8_t mac[SEAL_MAC_LEN], key[SEAL_KEY_LEN];
@@ -215,7 +208,7 @@ static void check_line(struct verify *v, const char *line, size_t len)
 		say(v, "forged: a line without a seal");
 		return;
 	}
-	if (pos == 0 && reader_event(v, line, len, "seal", key)) {
+	if (pos == 0 && reader_event(e, "seal", key)) {
 		begin_stream(v, line, covered, mac, key);
 		return;
 	}
@@ -272,11 +265,25 @@ static void check_line(struct verify *v, const char *line, size_t len)
 	seal_evolve(s->key);
 	s->next = pos + 1;
 	memset(key, 0, sizeof(key));
-	if (reader_event(v, line, len, "stop", NULL))
+	if (reader_event(e, "stop", NULL))
 		s->ended = true;
-	else if (!reader_event(v, line, len, "beat", NULL))
+	else if (!reader_event(e, "beat", NULL))
 		s->records++;
-	check_seq(v, line, len, skipped);
+	check_seq(v, e, skipped);
+}
+
+/* One line: its record read once (from a copy: parsing decodes in place). */
+static void check_line(struct verify *v, const char *line, size_t len)
+{
+	struct event_view e;
+	bool parsed;
+
+	sb_reset(&v->copy);
+	sb_put(&v->copy, line, len);
+	parsed = !v->copy.failed && !event_parse(v->copy.buf, v->copy.len, &e);
+	check_sealed(v, line, len, parsed ? &e : NULL);
+	if (parsed)
+		event_view_free(&e);
 }
 
 int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
