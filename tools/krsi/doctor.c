@@ -24,6 +24,7 @@
 #include <linux/bpf.h>
 
 #include "auditlog.h"
+#include "bpf_raw.h"
 #include "btf_lookup.h"
 #include "errname.h"
 #include "event_format.h"
@@ -142,10 +143,6 @@ static void check_mode(void)
  */
 static int try_trampoline(void)
 {
-	static const struct bpf_insn allow[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	struct btf_file btf;
 	union bpf_attr attr;
 	int prog, link, id;
@@ -156,15 +153,7 @@ static int try_trampoline(void)
 	btf_close(&btf);
 	if (!id)
 		return -ENOENT;
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_LSM;
-	attr.expected_attach_type = BPF_LSM_MAC;
-	attr.attach_btf_id = id;
-	attr.insns = (unsigned long)allow;
-	attr.insn_cnt = 2;
-	attr.license = (unsigned long)"GPL";
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "krsi_doctor");
-	prog = sys_bpf(BPF_PROG_LOAD, &attr);
+	prog = load_allow(id, "krsi_doctor");
 	if (prog < 0)
 		return prog;
 	memset(&attr, 0, sizeof(attr));

@@ -3,8 +3,10 @@
 #define KRSI_BPF_RAW_H
 
 /*
- * bpf(2) without libbpf, for tests that need programs no skeleton has:
- * the smallest LSM program ("return 0") for any hook, by its BTF id.
+ * bpf(2) without libbpf, for programs no skeleton has: the smallest LSM
+ * program ("return 0") for any hook, by its BTF id.  The tests load
+ * their own with it, and `krsi doctor` the one it tries a trampoline
+ * with.
  */
 #include <errno.h>
 #include <stdio.h>
