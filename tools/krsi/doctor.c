@@ -2,13 +2,14 @@
 /*
  * `krsi doctor [--json] [POLICY]`: the questions learners ask most,
  * answered from what the running system says, each answer with the
- * README section that explains it.  Is KRSI (and the BPF LSM) in the
- * active LSM list?  Does KRSI enforce?  Can a trampoline attach here, and
- * if not why?  Is the system locked, and what does that refuse?  What
- * does an attach need, and does the caller have it?  Does the audit
- * reader run and stream?  And for a policy: is it attached, in which
- * mode, is every program in its hook's file, how often did each run, how
- * many denials did it make ("my program never fires")?
+ * file and section of the appliance's documents (README.md, docs/) that
+ * explain it.  Is KRSI (and the BPF LSM) in the active LSM list?  Does
+ * KRSI enforce?  Can a trampoline attach here, and if not why?  Is the
+ * system locked, and what does that refuse?  What does an attach need,
+ * and does the caller have it?  Does the audit reader run and stream?
+ * And for a policy: is it attached, in which mode, is every program in
+ * its hook's file, how often did each run, how many denials did it make
+ * ("my program never fires")?
  *
  * What it cannot read it says, with the errno, and never answers "no"
  * in its place.  Exit status: 0 when every answer is ok or a note, 1
@@ -37,13 +38,20 @@
 #define LSM_FILE	"/sys/kernel/security/lsm"
 #define KERNEL_ENOTSUPP	524
 
-/* README's sections, as its headings name them. */
-#define R_KERNEL	"The kernel side: KRSI on Linux 6.1"
-#define R_ARCH		"Architectures: KRSI where the BPF LSM cannot run"
-#define R_POLICIES	"The policies"
-#define R_TRAIL		"The audit trail"
-#define R_FIRST		"Write your first policy"
-#define R_KRSI		"The krsi command"
+/* Where an answer is explained: a file of the tree and one of its headings. */
+struct doc {
+	const char *file, *heading;
+};
+
+/* The sections, as their files' headings name them. */
+#define R_KERNEL	((struct doc){ "docs/kernel.md", \
+			  "The kernel side: KRSI on Linux 6.1" })
+#define R_ARCH		((struct doc){ "docs/architectures.md", \
+			  "Architectures: KRSI where the BPF LSM cannot run" })
+#define R_POLICIES	((struct doc){ "docs/policies.md", "The policies" })
+#define R_TRAIL		((struct doc){ "docs/audit-trail.md", "The audit trail" })
+#define R_FIRST		((struct doc){ "README.md", "Write your first policy" })
+#define R_KRSI		((struct doc){ "docs/krsi-command.md", "The krsi command" })
 
 enum verdict { OK, NOTE, PROBLEM, UNKNOWN };
 
@@ -54,9 +62,9 @@ static struct {
 	int status;
 } out;
 
-/* One answer: how it stands, what was found, where README explains it. */
+/* One answer: how it stands, what was found, where the documents explain it. */
 __attribute__((format(printf, 4, 5)))
-static void answer(const char *topic, enum verdict v, const char *readme,
+static void answer(const char *topic, enum verdict v, struct doc doc,
 		   const char *fmt, ...)
 {
 	char text[512];
@@ -72,11 +80,14 @@ static void answer(const char *topic, enum verdict v, const char *readme,
 		json_str(stdout, topic);
 		printf(",\"verdict\":\"%s\",\"text\":", verdict_names[v]);
 		json_str(stdout, text);
-		printf(",\"readme\":");
-		json_str(stdout, readme);
+		printf(",\"doc\":");
+		json_str(stdout, doc.file);
+		printf(",\"section\":");
+		json_str(stdout, doc.heading);
 		printf("}");
 	} else {
-		printf("%-8s %s\n         (README: \"%s\")\n", verdict_names[v], text, readme);
+		printf("%-8s %s\n         (%s: \"%s\")\n", verdict_names[v], text,
+		       doc.file, doc.heading);
 	}
 	out.any = true;
 }

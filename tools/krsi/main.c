@@ -72,7 +72,7 @@ static const char usage[] =
 "                    attach need, does the audit reader run and stream; for\n"
 "                    POLICY: attached, in which mode, each program in its\n"
 "                    hook's file and how often it ran, its denials; each\n"
-"                    answer names the README section that explains it\n"
+"                    answer names the file and section that explain it\n"
 "  help              this text\n"
 "\n"
 "exit status: 0 success, 1 a command failed (the message names the policy,\n"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # krsi doctor: the usual questions, answered from this boot (the
 # appliance's kernel, unlocked, the audit reader running, no stream to
-# the host), each answer with its README section; for a policy, whether
+# the host), each answer with the file and section that explain it
+# (README.md or docs/); for a policy, whether
 # it is attached, its mode, each program in its hook's file and how
 # often it ran, its denials ("my program never fires"); and as the demo
 # user, what it could not read, never "no" in its place.
@@ -9,8 +10,8 @@
 
 expect 0 "doctor: root, nothing attached: no problem" krsi doctor
 check "doctor: KRSI is an active LSM" says '^ok       KRSI is an active LSM (.*krsi'
-check "doctor: each answer names its README section" \
-	says '^         (README: "The kernel side: KRSI on Linux 6.1")$'
+check "doctor: each answer names the file and section that explain it" \
+	says '^         (docs/kernel\.md: "The kernel side: KRSI on Linux 6\.1")$'
 check "doctor: the hook files counted" says '^ok       [0-9][0-9]* hook files in /sys/kernel/security/bpf'
 check "doctor: KRSI enforces" says '^ok       KRSI enforces'
 case $(uname -m) in
@@ -35,6 +36,8 @@ sleep 1
 expect 0 "doctor: the policy attached in audit mode" krsi doctor no_setuid
 check "doctor: says audit mode, and how to enforce" \
 	says '^note     no_setuid is attached in audit mode: .* (krsi enforce no_setuid)'
+check "doctor: a policy's answers name README's tutorial" \
+	says '^         (README\.md: "Write your first policy")$'
 check "doctor: each program in its hook's file, and how often it ran" \
 	says '^ok       setuid_chmod on path_chmod, [0-9]* of [0-9]* in run order: ran [1-9][0-9]* time'
 check "doctor: a program whose hook was not called is named" \
@@ -44,6 +47,8 @@ check "doctor: the policy's would-be denials in the log" \
 expect 0 "doctor: --json" krsi doctor --json no_setuid
 check "doctor: --json gives the answers" \
 	says '^{"answers":\[{"topic":"lsm","verdict":"ok","text":"KRSI is an active LSM'
+check "doctor: --json names the file and section" \
+	says '"doc":"docs/kernel\.md","section":"The kernel side: KRSI on Linux 6\.1"'
 krsi stats off >/dev/null
 krsi detach no_setuid >/dev/null
 rm -f /tmp/doctor.x
