@@ -4,8 +4,9 @@
 # 12's own arm64 kernel (linux-image-arm64's, CONFIG_BPF_LSM=y, "bpf" in
 # its LSM list), booted with the arm64 selftests image, the same
 # test_progs, no deny list.  Each test's result and every attach its
-# programs were refused with 524 (ENOTSUPP), for README beside the same
-# tests on the patched kernel (tests/suites.tab's arm64 selftests boot).
+# programs were refused with 524 (ENOTSUPP), for docs/architectures.md
+# beside the same tests on the patched kernel (tests/suites.tab's arm64
+# selftests boot).
 # Debian's kernel has its virtio console as a module, which the image
 # does not load: the results come back on the console.
 #

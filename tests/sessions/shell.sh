@@ -8,7 +8,7 @@
 # then root's, where `krsi status` still says locked, and `reboot -f`.
 # Prints "ok"/"not ok" lines; the console goes to DIR/NAME.console.log.
 # A lighter cousin of exhaust.sh, for the architectures where that
-# one does not run (README, "Architectures").
+# one does not run (docs/architectures.md, "What runs where").
 #
 # usage: shell.sh (tests/run-tests.sh sets ARCH, DIR and TIMEOUT)
 set -u

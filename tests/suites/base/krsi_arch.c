@@ -6,7 +6,8 @@
  * mainline's attach fails with ENOTSUPP, and the same program attached as
  * a KRSI link runs and denies the test's open() of its own file, counted
  * by the program itself.  On x86_64 both attach and deny.  The last line
- * sums it up; README quotes it from an arm64 and an s390x boot.
+ * sums it up; docs/architectures.md quotes it from an arm64 and an s390x
+ * boot.
  */
 #include <sys/utsname.h>
 

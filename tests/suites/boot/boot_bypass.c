@@ -4,8 +4,8 @@
  * attached and locked, each route around a policy's hooks that the policy
  * headers list is tried for real, as the demo user (uid 1000) or as root
  * after the lock, and must fail with the policy's errno and be reported by
- * `krsi events`.  One check per route; the README's "What it enforces"
- * names them.
+ * `krsi events`.  One check per route; docs/policies.md's policy table
+ * ("The policy table") names them.
  */
 #include <dirent.h>
 #include <elf.h>

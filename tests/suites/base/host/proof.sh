@@ -1,7 +1,7 @@
 #!/bin/sh
 # The proof, on its own line: krsi_arch's summary of one program attached
 # both ways, by trampoline (refused where 6.1 has none) and as a KRSI
-# link, which enforces (README, "Architectures").
+# link, which enforces (docs/architectures.md, "The proof").
 #
 # usage: proof.sh BOOT DIR
 set -u
