@@ -239,6 +239,7 @@ int cmd_hooks(int argc, char **argv);		/* hooks.c */
 int cmd_hook(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);		/* doctor.c */
+int cmd_trace(int argc, char **argv);		/* trace.c */
 
 /*
  * Argument checks (args.c): 0 when @argv, after the command's name, is

@@ -73,6 +73,12 @@ static const char usage[] =
 "                    POLICY: attached, in which mode, each program in its\n"
 "                    hook's file and how often it ran, its denials; each\n"
 "                    answer names the file and section that explain it\n"
+"  trace [--json] [-o FILE] [--hook HOOK]... [-p PID | -- COMMAND [ARG]...]\n"
+"                    one line per LSM hook call of COMMAND (run here, on\n"
+"                    stderr), of PID, or of every process: the hook, its\n"
+"                    object, every BPF LSM program that ran, in run order,\n"
+"                    with its policy and what it returned, the result and\n"
+"                    the LSM that decided it; until the process ends or ^C\n"
 "  help              this text\n"
 "\n"
 "exit status: 0 success, 1 a command failed (the message names the policy,\n"
@@ -100,6 +106,7 @@ static const struct command commands[] = {
 	{ "stats",	cmd_stats },
 	{ "policies",	cmd_policies },
 	{ "doctor",	cmd_doctor },
+	{ "trace",	cmd_trace },
 };
 
 int main(int argc, char **argv)
