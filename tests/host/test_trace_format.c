@@ -40,6 +40,9 @@ static void test_short_forms(void)
 			   &c) && !c.ended && c.nr_progs == 1 && c.more == 3,
 	      "a call written before it ended, and programs that did not fit");
 	check(!trace_parse("lost 12", &c) && c.lost == 12, "a lost line");
+	check(!trace_parse("pid=1 tid=1 comm=x hook=file_free_security ret=0 by=none lsms=bpf progs=bpf:7:f:- obj=-",
+			   &c) && c.nr_progs == 1 && c.progs[0].no_value && !c.progs[0].ret_known,
+	      "a void hook's trampoline program: no value");
 }
 
 static void test_bad_lines(void)

@@ -94,7 +94,9 @@ static void print_text(FILE *out, const struct trace_call *c)
 
 		fprintf(out, "%s %s#%u %s%s%s", i ? "," : ";", p->tramp ? "bpf" : "krsi",
 			p->id, policy ? policy : "", policy ? "/" : "", p->name);
-		if (!p->ret_known)
+		if (p->no_value)
+			;	/* a void hook's: it returns nothing */
+		else if (!p->ret_known)
 			fputs(" ?", out);
 		else if (p->ret < 0)
 			fprintf(out, " %d %s", p->ret, errname(-p->ret));

@@ -103,7 +103,9 @@ static int parse_prog(struct trace_prog *p, const char *s, size_t len)
 	p->id = (unsigned int)id;
 	if (copy(p->name, sizeof(p->name), colon[1] + 1, colon[2] - colon[1] - 1))
 		return -EINVAL;
-	p->ret_known = !(end - colon[2] == 2 && colon[2][1] == '?');
+	/* "?": not known; "-": a void hook's trampoline program, no value. */
+	p->no_value = end - colon[2] == 2 && colon[2][1] == '-';
+	p->ret_known = !p->no_value && !(end - colon[2] == 2 && colon[2][1] == '?');
 	if (p->ret_known)
 		return whole_int(colon[2] + 1, end - colon[2] - 1, &p->ret);
 	return 0;

@@ -15,7 +15,8 @@
  * the framework called, in order ("-": none).  Each program that ran, in
  * run order, is KIND:ID:NAME:RET, KIND "krsi" or "bpf" (the BPF LSM's
  * trampoline), RET "?" where the trampoline's chain cannot tell 0 from
- * the hook's default; ",+N" after the last says N more did not fit.  O is
+ * the hook's default or the call had not ended, "-" for a trampoline
+ * program of a hook that returns nothing; ",+N" after the last says N more did not fit.  O is
  * the object ("-": none).  C and O have every space, backslash and
  * unprintable byte as \ooo.  A line "lost N" says N calls were not
  * written for want of room.
@@ -29,6 +30,7 @@ struct trace_prog {
 	unsigned int id;
 	char name[128];
 	bool ret_known;
+	bool no_value;		/* "-": a void hook's trampoline program */
 	int ret;
 };
 
