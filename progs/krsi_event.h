@@ -51,7 +51,49 @@ struct krsi_event {
 	char comm[KRSI_NAME_LEN];	/* exec: the caller's, before the exec */
 	char policy[KRSI_NAME_LEN];
 	char hook[KRSI_HOOK_LEN];
+	__u64 load_id;			/* the load of the policy that made it */
+	__u32 version;			/* its POLICY_VERSION */
+	__u32 reserved;
 	/* then data_len bytes of data */
+};
+
+/*
+ * Who attached a load of a policy, and its programs' ids: written by the
+ * krsi tool into the policy's map "origin" once its programs are
+ * attached, before it is pinned, so that the audit reader, which finds a
+ * policy by its pins, always finds it; frozen with every map by the lock.
+ * A record carries its load's id, so it is never taken for another
+ * load's (a replacement's programs, say).
+ */
+#define KRSI_ORIGIN_PROGS	16
+#define KRSI_ORIGIN_EXE_LEN	64
+
+struct krsi_origin_prog {
+	char hook[KRSI_HOOK_LEN];
+	__u32 prog_id;
+	__u32 link_id;			/* its KRSI link's id */
+};
+
+struct krsi_origin {
+	__u64 load_id;			/* 0: not written */
+	__u64 time_ns;			/* CLOCK_BOOTTIME of the attach */
+	__u32 version;
+	__u32 pid;			/* the attaching process */
+	__u32 uid;
+	__u32 nr_progs;
+	char exe[KRSI_ORIGIN_EXE_LEN];	/* its executable, cut to fit */
+	struct krsi_origin_prog progs[KRSI_ORIGIN_PROGS];
+};
+
+/* The key of map denial_counts: a hook's name, NUL-padded. */
+struct krsi_hook_key {
+	char hook[KRSI_HOOK_LEN];
+};
+
+/* A load's denials on one hook, whether reported or not (map denial_counts). */
+struct krsi_denial_count {
+	__u64 denied;
+	__u64 would_deny;		/* in audit mode */
 };
 
 #endif

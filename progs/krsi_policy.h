@@ -25,6 +25,17 @@
 _Static_assert(sizeof(POLICY) <= KRSI_NAME_LEN,
 	       "POLICY: a policy's name has at most 15 characters (its records carry it in 16 bytes)");
 
+/*
+ * A policy's version, POLICY_VERSION, defined with POLICY when it is not
+ * the first: every record carries it, with the id of the load.
+ */
+#ifndef POLICY_VERSION
+#define POLICY_VERSION 1
+#endif
+const volatile __u32 krsi_policy_version = POLICY_VERSION;
+/* Set by the krsi tool before the load: which load of the policy this is. */
+const volatile __u64 krsi_load_id;
+
 #define EPERM	1
 #define EAGAIN	11
 #define EACCES	13
@@ -88,6 +99,27 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost_uid SEC(".maps");
+
+/* Who attached this load, and its programs (krsi_event.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct krsi_origin);
+} origin SEC(".maps");
+
+/*
+ * Every denial (or would-be denial) per hook, counted before it is
+ * reported, so that a report the ring buffer lost is still counted: the
+ * audit reader logs the counts when the load goes (detach, replace) or
+ * the reader stops.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KRSI_ORIGIN_PROGS);
+	__type(key, struct krsi_hook_key);
+	__type(value, struct krsi_denial_count);
+} denial_counts SEC(".maps");
 
 /*
  * The policy's mode (krsi_mode.h): `krsi attach --audit` sets it before
@@ -161,6 +193,26 @@ static __always_inline void fill_task(struct krsi_event *ev)
 	ev->uid = current_uid();
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	__builtin_memcpy(ev->policy, POLICY, sizeof(POLICY));
+	ev->load_id = krsi_load_id;
+	ev->version = krsi_policy_version;
+}
+
+/* One more denial (or would-be) of @hook in denial_counts. */
+static __always_inline void count_denial(const char *hook, bool audit)
+{
+	struct krsi_denial_count zero = {}, *c;
+	struct krsi_hook_key key = {};
+
+	bpf_probe_read_kernel_str(key.hook, sizeof(key.hook), hook);
+	c = bpf_map_lookup_elem(&denial_counts, &key);
+	if (!c) {
+		bpf_map_update_elem(&denial_counts, &key, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&denial_counts, &key);
+	}
+	if (c && audit)
+		__sync_fetch_and_add(&c->would_deny, 1);
+	else if (c)
+		__sync_fetch_and_add(&c->denied, 1);
 }
 
 /* A denial's record: the header and what was denied. */
@@ -184,6 +236,7 @@ static __always_inline int report_denial(const char *hook, const char *what,
 	struct krsi_denial *d = NULL;
 	long n;
 
+	count_denial(hook, audit);
 	if (room_for(&denials, uid))
 		d = bpf_ringbuf_reserve(&denials, sizeof(*d), 0);
 	if (d) {
@@ -194,6 +247,8 @@ static __always_inline int report_denial(const char *hook, const char *what,
 			d->ev.time_ns = bpf_ktime_get_boot_ns();
 			d->ev.uid = uid;
 			__builtin_memcpy(d->ev.policy, POLICY, sizeof(POLICY));
+			d->ev.load_id = krsi_load_id;
+			d->ev.version = krsi_policy_version;
 		}
 		d->ev.kind = audit ? KRSI_EVENT_WOULD_DENY : KRSI_EVENT_DENY;
 		d->ev.verdict = -err;

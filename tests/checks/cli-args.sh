@@ -68,3 +68,11 @@ bad policies extra
 bad doctor --bogus
 bad doctor no_such_policy
 bad doctor protect_init wx
+bad trace --bogus
+bad trace --hook
+bad trace -o
+bad trace -p
+bad trace -p 0
+bad trace -p 12x
+bad trace -p 1 -- true
+bad trace --

@@ -101,6 +101,15 @@ static void test_records(void)
 		     HEAD "\"policy\":\"wx\",\"event\":\"would_deny\",\"verdict\":\"EACCES\","
 		     "\"hook\":\"mmap_file\",\"what\":\"anon\"}", "a policy in audit mode");
 
+	r = denial(KRSI_EVENT_DENY, "wx", "mmap_file", "anon");
+	r.ev.load_id = 0x00c0ffee12345678ULL;
+	r.ev.version = 2;
+	check_record(&r, TIME "pid 57 uid 1000 sh: wx denied EACCES: mmap_file anon",
+		     HEAD "\"policy\":\"wx\",\"event\":\"deny\",\"verdict\":\"EACCES\","
+		     "\"hook\":\"mmap_file\",\"what\":\"anon\",\"load\":\"00c0ffee12345678\","
+		     "\"version\":2,\"prog_id\":null,\"link_id\":null}",
+		     "a denial naming its load, whose program and link the record alone does not know");
+
 	r = exec_of("/bin/ls", "", "ls\0-l\0/\0HOME=/\0", 15, 3);
 	check_record(&r, TIME "pid 57 uid 1000 sh: audit_exec allowed exec /bin/ls: ls -l /",
 		     HEAD "\"policy\":\"audit_exec\",\"event\":\"exec\",\"file\":\"/bin/ls\","
@@ -199,6 +208,24 @@ static void test_parse(void)
 		"\"event\":\"start\",\"what\":\"log /var/log/krsi\"}",
 		"{\"seq\":11,\"time_ns\":3,\"pid\":1,\"uid\":2,\"comm\":\"\",\"policy\":\"p\","
 		"\"event\":\"unknown\",\"kind\":99}",
+
+		/* a denial with its load and origin, one whose origin the reader
+		 * did not find, and a load's count of denials when it went
+		 */
+		"{\"seq\":12,\"time_ns\":1,\"pid\":2,\"uid\":1000,\"comm\":\"cat\",\"policy\":\"protect_secret\","
+		"\"event\":\"deny\",\"verdict\":\"EACCES\",\"hook\":\"file_open\",\"what\":\"/etc/krsi/secret\","
+		"\"load\":\"00c0ffee12345678\",\"version\":3,\"prog_id\":31,\"link_id\":44}",
+		"{\"seq\":13,\"time_ns\":1,\"pid\":2,\"uid\":1000,\"comm\":\"cat\",\"policy\":\"wx\","
+		"\"event\":\"would_deny\",\"verdict\":\"EACCES\",\"hook\":\"mmap_file\",\"what\":\"anon\","
+		"\"load\":\"ffffffffffffffff\",\"version\":1,\"prog_id\":null,\"link_id\":null}",
+		"{\"seq\":15,\"time_ns\":4,\"pid\":45,\"uid\":0,\"comm\":\"krsi\",\"policy\":\"protect_secret\","
+		"\"event\":\"origin\",\"load\":\"00c0ffee12345678\",\"version\":3,\"attached_pid\":52,"
+		"\"attached_uid\":0,\"attached_exe\":\"/usr/bin/krsi\",\"attached_ns\":1860000000,"
+		"\"what\":\"file_open prog 31 link 44, file_permission prog 32 link 45\"}",
+		"{\"seq\":14,\"time_ns\":5,\"pid\":45,\"uid\":0,\"comm\":\"krsi\",\"policy\":\"protect_secret\","
+		"\"event\":\"denials\",\"hook\":\"file_open\",\"load\":\"00c0ffee12345678\",\"version\":3,"
+		"\"prog_id\":31,\"link_id\":44,\"denied\":7,\"would_deny\":0,\"logged\":5,"
+		"\"why\":\"detached\"}",
 	};
 	struct strbuf out = { 0 };
 	struct event_view v;
@@ -214,6 +241,24 @@ static void test_parse(void)
 			event_view_free(&v);
 		}
 		free(line);
+	}
+
+	/* A load's count of denials, as krsi events shows it. */
+	{
+		char line[] = "{\"seq\":14,\"time_ns\":12345678901,\"pid\":45,\"uid\":0,\"comm\":\"krsi\","
+			"\"policy\":\"protect_secret\",\"event\":\"denials\",\"hook\":\"file_open\","
+			"\"load\":\"00c0ffee12345678\",\"version\":3,\"prog_id\":31,\"link_id\":44,"
+			"\"denied\":7,\"would_deny\":0,\"logged\":5,\"why\":\"detached\"}";
+
+		if (check(!event_parse(line, strlen(line), &v), "parse a count of denials")) {
+			sb_reset(&out);
+			event_text(&v, &out);
+			check(!strcmp(out.buf, TIME "protect_secret v3 (load 00c0ffee12345678), link 44 "
+				      "(prog 31) on file_open: denied 7, would have denied 0, 5 of these "
+				      "in the log; detached"),
+			      "its text: '%s'", out.buf);
+			event_view_free(&v);
+		}
 	}
 
 	/* Parsed back, a line shows as the record it came from. */
@@ -269,6 +314,32 @@ static void test_malformed(void)
 		"\"event\":\"lost\",\"count\":1}",
 		"{\"time_ns\":01,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\","
 		"\"event\":\"lost\",\"count\":1}",
+		/* a load id that is not 16 hex digits, or 0; a version without
+		 * a load; a part of the origin; a count of denials without why
+		 */
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"load\":\"c0ffee\",\"version\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"load\":\"0000000000000000\",\"version\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"load\":\"000000000000000G\",\"version\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"version\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"load\":\"00c0ffee12345678\","
+		"\"version\":1,\"prog_id\":3}",
+		/* who attached it, in a denial rather than an origin record;
+		 * an origin record without what
+		 */
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"deny\","
+		"\"verdict\":\"EPERM\",\"hook\":\"h\",\"what\":\"\",\"load\":\"00c0ffee12345678\","
+		"\"version\":1,\"attached_pid\":3,\"attached_uid\":0,\"attached_exe\":\"x\",\"attached_ns\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"origin\","
+		"\"load\":\"00c0ffee12345678\",\"version\":1,\"attached_pid\":3,\"attached_uid\":0,"
+		"\"attached_exe\":\"x\",\"attached_ns\":1}",
+		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"p\",\"event\":\"denials\","
+		"\"hook\":\"h\",\"load\":\"00c0ffee12345678\",\"version\":1,\"prog_id\":1,"
+		"\"link_id\":1,\"denied\":1,\"would_deny\":0,\"logged\":1}",
 		/* a cut part this log does not have */
 		"{\"time_ns\":1,\"pid\":2,\"uid\":3,\"comm\":\"\",\"policy\":\"audit_exec\","
 		"\"event\":\"exec\",\"file\":\"/x\",\"interpreter\":null,\"args\":[],\"cut\":[\"x\"]}",

@@ -117,16 +117,16 @@ calls=$(awk '/^KRSI_CONFIG_(DEV|INO|INOS)\(/ {
 		exit 1
 	}
 }' "$src")
-if [ -n "$calls" ]; then
-	echo "static int krsi_configure_$name(void *skel)"
-	echo "{"
-	echo "	struct $name *s = skel;"
-	echo "	int err = 0;"
-	echo
-	echo "$calls"
-	echo "	return err;"
-	echo "}"
-	echo "#define KRSI_CONFIGURE_$name krsi_configure_$name"
-else
-	echo "#define KRSI_CONFIGURE_$name NULL"
-fi
+# Every policy learns its load's id (krsi_policy.h), and tells its
+# version, before it is loaded; then the values of its KRSI_CONFIG_ lines.
+echo "static int krsi_configure_$name(void *skel)"
+echo "{"
+echo "	struct $name *s = skel;"
+echo "	int err = 0;"
+echo
+echo "	s->rodata->krsi_load_id = krsi_load_id;"
+echo "	krsi_load_version = s->rodata->krsi_policy_version;"
+[ -z "$calls" ] || echo "$calls"
+echo "	return err;"
+echo "}"
+echo "#define KRSI_CONFIGURE_$name krsi_configure_$name"

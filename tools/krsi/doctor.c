@@ -277,10 +277,17 @@ static void check_caps(int locked)
 static void check_reader(void)
 {
 	char port[64], why[32];
+	unsigned long long silent = 0;
 	pid_t pid;
 	int state = reader_state(&pid), s;
 
-	if (state == READER_RUNNING)
+	/* Running, but not going round its loop: as krsi status says it. */
+	if (state == READER_RUNNING && !reader_silent(&silent) &&
+	    silent > READER_SILENT_S)
+		answer("reader", PROBLEM, R_TRAIL, "the audit reader (pid %d) is STALLED: "
+		       "nothing from it for %llu s, records wait in their buffers",
+		       (int)pid, silent);
+	else if (state == READER_RUNNING)
 		answer("reader", OK, R_TRAIL, "the audit reader runs (pid %d): every "
 		       "policy's records reach the log (krsi events)", (int)pid);
 	else

@@ -338,6 +338,29 @@ static const struct policy *policy_named(struct event_str name)
 }
 
 /* What a denial of @v's means, and where to read more. */
+/* Which program, link and load of its policy made denial @v, and who
+ * attached that load (@o, its origin record, or NULL). */
+static void explain_origin(const struct event_view *v, const struct event_view *o)
+{
+	if (!v->has_load)
+		return;
+	if (v->has_ids)
+		printf("\nMade by program %u on link %u of %.*s, version %u (load %016llx),\n",
+		       v->prog_id, v->link_id, (int)v->policy.len, v->policy.s,
+		       v->version, v->load_id);
+	else
+		printf("\nMade by %.*s, version %u (load %016llx),\n", (int)v->policy.len,
+		       v->policy.s, v->version, v->load_id);
+	if (o)
+		printf("attached by pid %u, uid %u (%.*s), at %llu.%06llu s of uptime.\n",
+		       o->attached_pid, o->attached_uid, (int)o->attached_exe.len,
+		       o->attached_exe.s, o->attached_ns / 1000000000,
+		       o->attached_ns % 1000000000 / 1000);
+	else
+		printf("attached by whom, your log does not say: the audit reader could\n"
+		       "not read who attached that load (krsi events as root says why).\n");
+}
+
 static void explain(const struct event_view *v)
 {
 	const struct policy *p = policy_named(v->policy);
@@ -360,19 +383,67 @@ static void explain(const struct event_view *v)
  * `krsi why`: the caller's last denial, from the caller's own records,
  * with the policy's guarantee and what to read about it.
  */
+/*
+ * The origin records (who attached a load) that the reader copied into
+ * the caller's log, the last WHY_ORIGINS of them: the caller's denials
+ * name their load, these who attached it.
+ */
+#define WHY_ORIGINS 16
+
+struct origins {
+	struct strbuf lines[WHY_ORIGINS];
+	size_t next;
+};
+
+static void keep_origin(struct origins *k, const struct strbuf *line)
+{
+	static const char mark[] = "\"event\":\"origin\"";
+	struct strbuf *slot;
+
+	if (!line->len || !memmem(line->buf, line->len, mark, sizeof(mark) - 1))
+		return;
+	slot = &k->lines[k->next++ % WHY_ORIGINS];
+	sb_reset(slot);
+	sb_put(slot, line->buf, line->len);
+}
+
+/* Explain where denial @v came from, with its load's origin if kept. */
+static void why_origin(struct origins *k, const struct event_view *v)
+{
+	struct event_view o;
+	size_t i;
+
+	for (i = 0; v->has_load && i < WHY_ORIGINS; i++) {
+		struct strbuf *line = &k->lines[i];
+
+		if (!line->len || line->failed || event_parse(line->buf, line->len, &o))
+			continue;
+		if (o.type == EVENT_ORIGIN && o.load_id == v->load_id) {
+			explain_origin(v, &o);
+			event_view_free(&o);
+			return;
+		}
+		event_view_free(&o);
+	}
+	explain_origin(v, NULL);
+}
+
 static int why_run(void)
 {
 	struct events_options o = { .mine = true, .uid = -1, .last = -1 };
 	struct reading r = { .o = &o, .uid = getuid() };
 	struct strbuf denial = { 0 };
+	struct origins origins = { 0 };
 	struct log_cursor c;
 	struct event_view v;
 	const char *dir;
 	int got, status = 1;
+	size_t i;
 
 	if (open_log("why", &o, &c, &dir))
 		return 1;
-	while ((got = log_next(&c)) == 1)
+	while ((got = log_next(&c)) == 1) {
+		keep_origin(&origins, &c.line);
 		if (parse(&r, &c.line, &v)) {
 			if (v.type == EVENT_DENY || v.type == EVENT_REFUSED) {
 				sb_reset(&denial);
@@ -380,6 +451,7 @@ static int why_run(void)
 			}
 			event_view_free(&v);
 		}
+	}
 	if (got < 0)
 		error(got, "why: read %s", dir);
 	else if (!denial.len)
@@ -389,10 +461,13 @@ static int why_run(void)
 		printf("Your last denial (record %llu):\n    ", v.seq);
 		o.json = false;
 		print(&r, &denial, &v);
+		why_origin(&origins, &v);
 		explain(&v);
 		event_view_free(&v);
 		status = 0;
 	}
+	for (i = 0; i < WHY_ORIGINS; i++)
+		sb_free(&origins.lines[i]);
 	sb_free(&denial);
 	sb_free(&r.copy);
 	sb_free(&r.text);

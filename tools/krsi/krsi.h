@@ -51,6 +51,14 @@ struct policy {
 int krsi_config_dev(const char *path, __u32 *dev);
 int krsi_config_ino(const char *path, __u64 *ino);
 
+/*
+ * The id of the load policy_attach() is making (random, never 0), and the
+ * version the policy declares: the generated configure functions put the
+ * first in the policy and read the second from it (gen-policy.sh).
+ */
+extern __u64 krsi_load_id;
+extern __u32 krsi_load_version;
+
 extern const struct policy policies[];
 extern const size_t nr_policies;
 

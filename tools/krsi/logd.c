@@ -73,11 +73,34 @@
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
+/* Denials of one hook that the log holds, of the load a ring is of. */
+struct tally {
+	char hook[KRSI_HOOK_LEN];
+	__u64 denied, would_deny;
+};
+
 /* One policy's ring buffer (tools/lib/ringbuf.c), consumed once logged. */
 struct ring {
 	const struct policy *p;
 	struct ringbuf rb;
 	bool gone;		/* its policy was detached: drain, then close */
+	/*
+	 * The denials ring only: who attached the load (its map origin, if
+	 * it could be read), its map denial_counts (-1: none), what the
+	 * log holds of its denials, why it went, and whether its counts
+	 * are logged.
+	 */
+	struct krsi_origin origin;
+	bool has_origin;
+	/* The origin record as logged, and the users whose own log has it. */
+	struct strbuf origin_line;
+	uid_t origin_uids[MAX_USERS];
+	size_t nr_origin_uids;
+	int counts_fd;
+	struct tally tallies[KRSI_ORIGIN_PROGS];
+	size_t nr_tallies;
+	const char *gone_why;
+	bool counted;
 };
 
 /* A policy's counter of reports lost (or execs refused), and per user. */
@@ -133,6 +156,10 @@ static struct {
 	int state_fd;		/* KRSI_READER_STATE, rewritten in place */
 	int port_path;		/* an O_PATH descriptor of the port's node */
 	bool locked, logged_users_full, rotate_failed, line_busy;
+	/* The ring of the record being logged, for its origin (emit()). */
+	struct ring *emitting;
+	/* Where emit() copies the line it logged, if set. */
+	struct strbuf *keep;
 } d = { .port = -1, .epoll = -1, .state_fd = -1, .port_path = -1 };
 
 static volatile sig_atomic_t stopping;
@@ -199,6 +226,31 @@ static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
 	if (!emit(&v))
 		d.reader_lost++;
 	sb_free(&what);
+}
+
+/*
+ * Before a user's first denial by a load, the load's origin record in the
+ * user's own log, as the log has it: krsi why, which reads only the
+ * user's log, can then say who attached what denied them.
+ */
+static void copy_origin(struct log_writer *mine, const struct event_view *v)
+{
+	struct ring *r = d.emitting;
+	size_t i;
+
+	if (!r || !r->origin_line.len ||
+	    (v->type != EVENT_DENY && v->type != EVENT_WOULD_DENY))
+		return;
+	for (i = 0; i < r->nr_origin_uids; i++)
+		if (r->origin_uids[i] == v->uid)
+			return;
+	if (i == MAX_USERS)
+		return;
+	if (!log_append(mine, r->origin_line.buf, r->origin_line.len)) {
+		d.copies_lost++;
+		return;
+	}
+	r->origin_uids[r->nr_origin_uids++] = v->uid;
 }
 
 /* @uid's own log, opened (made) the first time: NULL when full. */
@@ -295,8 +347,14 @@ static bool emit(struct event_view *v)
 	logged = !line->failed && log_append(&d.log, line->buf, line->len);
 	if (logged) {
 		d.seq++;
+		if (mine)
+			copy_origin(mine, v);
 		if (mine && !log_append(mine, line->buf, line->len))
 			d.copies_lost++;
+		if (d.keep) {
+			sb_reset(d.keep);
+			sb_put(d.keep, line->buf, line->len);
+		}
 		if (d.port >= 0) {
 			if (!d.stream.len)
 				d.stream_first = v->seq;
@@ -467,6 +525,7 @@ static int add_ring(const struct policy *p, int fd, size_t size)
 	r = &d.rings[d.nr_rings];
 	memset(r, 0, sizeof(*r));
 	r->p = p;
+	r->counts_fd = -1;
 	err = ringbuf_map(&r->rb, fd, size);
 	if (err)
 		return err;
@@ -545,6 +604,183 @@ static void mark_all(void)
 	}
 }
 
+/* Fill in @v's program and link, when its record is of ring @r's load. */
+static void origin_of(const struct ring *r, struct event_view *v)
+{
+	const struct krsi_origin *o = &r->origin;
+	__u32 i;
+
+	if (!r->has_origin || !v->has_load || v->load_id != o->load_id)
+		return;
+	for (i = 0; i < o->nr_progs && i < KRSI_ORIGIN_PROGS; i++) {
+		const char *hook = o->progs[i].hook;
+
+		if (v->hook.len != strnlen(hook, KRSI_HOOK_LEN) ||
+		    memcmp(v->hook.s, hook, v->hook.len))
+			continue;
+		v->has_ids = true;
+		v->prog_id = o->progs[i].prog_id;
+		v->link_id = o->progs[i].link_id;
+		return;
+	}
+}
+
+/*
+ * The origin record of ring @r's load, once, in root's log: who attached
+ * it, when, and its programs; kept to be copied into users' logs.
+ */
+static void log_origin(struct ring *r)
+{
+	const struct krsi_origin *o = &r->origin;
+	struct strbuf what = { 0 };
+	struct event_view v;
+	__u32 i;
+
+	for (i = 0; i < o->nr_progs && i < KRSI_ORIGIN_PROGS; i++)
+		sb_printf(&what, "%s%.*s prog %u link %u", i ? ", " : "",
+			  KRSI_HOOK_LEN, o->progs[i].hook, o->progs[i].prog_id,
+			  o->progs[i].link_id);
+	memset(&v, 0, sizeof(v));
+	v.type = EVENT_ORIGIN;
+	v.time_ns = boot_ns();
+	v.pid = getpid();
+	v.comm = cstr("krsi");
+	v.policy = cstr(r->p->name);
+	v.has_load = true;
+	v.load_id = o->load_id;
+	v.version = o->version;
+	v.attached_pid = o->pid;
+	v.attached_uid = o->uid;
+	v.attached_ns = o->time_ns;
+	v.attached_exe = (struct event_str){ o->exe, strnlen(o->exe, sizeof(o->exe)) };
+	v.what = (struct event_str){ what.buf ? what.buf : "", what.len };
+	d.keep = &r->origin_line;
+	/* No memory for it: counted; its denials then say no more than ids. */
+	if (!emit(&v) || what.failed)
+		d.reader_lost++;
+	else	/* root's own log has it now */
+		r->origin_uids[r->nr_origin_uids++] = 0;
+	d.keep = NULL;
+	sb_free(&what);
+}
+
+/*
+ * Who attached the load whose denials ring @r is, and its counts of
+ * denials: what the records of that load will name, and what is logged
+ * when it goes.  A policy built without them, or a map that cannot be
+ * read, leaves its records without an origin, and says so once.
+ */
+static void take_origin(struct ring *r)
+{
+	union bpf_attr attr;
+	__u32 zero = 0;
+	int fd = has_map(r->p, "origin") ?
+		 policy_map_fd(r->p, "origin", BPF_F_RDONLY) : -ENOENT;
+
+	if (fd >= 0) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.key = (unsigned long)&zero;
+		attr.value = (unsigned long)&r->origin;
+		r->has_origin = !sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr) &&
+				r->origin.load_id;
+		close(fd);
+	}
+	if (!r->has_origin)
+		emit_reader("error", 0, "%s: who attached it is unknown (map origin: %s)",
+			    r->p->name, fd < 0 ? errname(-fd) : "not written");
+	else
+		log_origin(r);
+	r->counts_fd = has_map(r->p, "denial_counts") ?
+		       policy_map_fd(r->p, "denial_counts", BPF_F_RDONLY) : -1;
+}
+
+/* One more of @v's denials in the log, for ring @r's load. */
+static void tally(struct ring *r, const struct event_view *v)
+{
+	struct tally *t;
+	size_t i;
+
+	if (!r->has_origin || !v->has_load || v->load_id != r->origin.load_id ||
+	    (v->type != EVENT_DENY && v->type != EVENT_WOULD_DENY) ||
+	    v->hook.len >= KRSI_HOOK_LEN)
+		return;
+	for (i = 0; i < r->nr_tallies; i++)
+		if (strlen(r->tallies[i].hook) == v->hook.len &&
+		    !memcmp(r->tallies[i].hook, v->hook.s, v->hook.len))
+			break;
+	if (i == r->nr_tallies) {
+		if (i == KRSI_ORIGIN_PROGS)
+			return;
+		memcpy(r->tallies[i].hook, v->hook.s, v->hook.len);
+		r->tallies[i].hook[v->hook.len] = '\0';
+		r->nr_tallies++;
+	}
+	t = &r->tallies[i];
+	if (v->type == EVENT_DENY)
+		t->denied++;
+	else
+		t->would_deny++;
+}
+
+/*
+ * Log how many denials ring @r's load made on each hook, reported or not,
+ * and how many of them the log holds, now that it went (@why).  False if
+ * a record could not be logged: then none is taken as logged, and it is
+ * tried again.
+ */
+static bool log_denials(struct ring *r, const char *why)
+{
+	char key[KRSI_HOOK_LEN], next[KRSI_HOOK_LEN];
+	struct krsi_denial_count n;
+	union bpf_attr attr;
+	bool first = true;
+
+	if (r->counted || r->counts_fd < 0 || !r->has_origin)
+		return true;
+	for (;;) {
+		struct event_view v;
+		struct tally *t = NULL;
+		size_t i;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = r->counts_fd;
+		attr.key = first ? 0 : (unsigned long)key;
+		attr.next_key = (unsigned long)next;
+		if (sys_bpf(BPF_MAP_GET_NEXT_KEY, &attr))
+			break;
+		first = false;
+		memcpy(key, next, sizeof(key));
+		attr.key = (unsigned long)key;
+		attr.value = (unsigned long)&n;
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+			continue;
+		key[KRSI_HOOK_LEN - 1] = '\0';
+		for (i = 0; i < r->nr_tallies; i++)
+			if (!strcmp(r->tallies[i].hook, key))
+				t = &r->tallies[i];
+		memset(&v, 0, sizeof(v));
+		v.type = EVENT_DENIALS;
+		v.time_ns = boot_ns();
+		v.pid = getpid();
+		v.comm = cstr("krsi");
+		v.policy = cstr(r->p->name);
+		v.hook = cstr(key);
+		v.has_load = true;
+		v.load_id = r->origin.load_id;
+		v.version = r->origin.version;
+		origin_of(r, &v);
+		v.denied = n.denied;
+		v.would_deny = n.would_deny;
+		v.logged = t ? t->denied + t->would_deny : 0;
+		v.why = cstr(why);
+		if (!emit(&v))
+			return false;
+	}
+	r->counted = true;
+	return true;
+}
+
 /* Take @p's ring buffers and counters, and mark this process where asked. */
 static int add_policy(const struct policy *p)
 {
@@ -576,6 +812,8 @@ static int add_policy(const struct policy *p)
 		err = fd < 0 ? fd : add_ring(p, fd, entries);
 		if (err && fd >= 0)
 			close(fd);
+		if (!err && !strcmp(p->maps[i].name, "denials"))
+			take_origin(&d.rings[d.nr_rings - 1]);
 	}
 	if (!err && has_map(p, "lost_uid"))
 		err = add_counter(p, "lost", "lost_uid", EVENT_LOST);
@@ -619,8 +857,12 @@ static void rescan(void)
 
 		if (id == d.policy_ids[i])
 			continue;
-		for (j = 0; j < d.nr_rings; j++)
-			d.rings[j].gone |= d.rings[j].p == &policies[i];
+		for (j = 0; j < d.nr_rings; j++) {
+			if (d.rings[j].p != &policies[i] || d.rings[j].gone)
+				continue;
+			d.rings[j].gone = true;
+			d.rings[j].gone_why = id ? "replaced" : "detached";
+		}
 		for (j = 0; j < d.nr_counters; j++)
 			d.counters[j].gone |= d.counters[j].p == &policies[i];
 		d.policy_ids[i] = id;
@@ -759,6 +1001,9 @@ static void close_ring(struct ring *r)
 
 	ringbuf_unmap(&r->rb);
 	close(fd);
+	if (r->counts_fd >= 0)
+		close(r->counts_fd);
+	sb_free(&r->origin_line);
 }
 
 /* Forget the sources of policies that went, now that they are drained. */
@@ -766,8 +1011,9 @@ static void drop_gone(void)
 {
 	size_t i, n = 0;
 
+	/* A gone load's counts first: kept until they are logged. */
 	for (i = 0; i < d.nr_rings; i++)
-		if (d.rings[i].gone)
+		if (d.rings[i].gone && log_denials(&d.rings[i], d.rings[i].gone_why))
 			close_ring(&d.rings[i]);
 		else
 			d.rings[n++] = d.rings[i];
@@ -841,7 +1087,12 @@ static int round_trip(void)
 				    d.batch[i].size);
 			continue;
 		}
+		origin_of(&d.rings[d.batch[i].ring], &v);
+		d.emitting = &d.rings[d.batch[i].ring];
 		logged = emit(&v);
+		d.emitting = NULL;
+		if (logged)
+			tally(&d.rings[d.batch[i].ring], &v);
 		event_view_free(&v);
 		if (!logged) {
 			/* No memory for it: it and those after it go back to
@@ -1151,8 +1402,13 @@ static void run(void)
 			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
 				    errname(-err));
 	}
-	/* Asked to stop (by PID 1, at shutdown): what is left, then say so. */
+	/* Asked to stop (by PID 1, at shutdown): what is left, every load's
+	 * denials, then say so.
+	 */
 	round_trip();
+	for (size_t i = 0; i < d.nr_rings; i++)
+		if (!log_denials(&d.rings[i], "stop"))
+			d.reader_lost++;
 	emit_reader("stop", 0, "krsi logd stops: SIGTERM");
 	flush_all();
 	write_state_text("stopped\n");

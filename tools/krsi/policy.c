@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -21,8 +23,15 @@
 #include "errname.h"
 #include "hookfile.h"
 #include "krsi.h"
+#include "krsi_event.h"
 #include "sysbpf.h"
 #include "policies.h"	/* generated: every progs/NAME.bpf.c */
+
+__u64 krsi_load_id;
+__u32 krsi_load_version;
+
+_Static_assert(KRSI_ORIGIN_PROGS >= KRSI_MAX_POLICY_PROGS,
+	       "an origin record holds every program of a policy");
 
 /* The kernel's dev_t, as the policies compare it with s_dev. */
 static __u32 kernel_dev(dev_t dev)
@@ -326,13 +335,87 @@ static int attach_progs(const struct policy *p, void *skel, bool replace,
 	return err;
 }
 
+/* A new load's id: random, so that no two loads share one; never 0. */
+static int new_load_id(void)
+{
+	do {
+		if (getrandom(&krsi_load_id, sizeof(krsi_load_id), 0) !=
+		    sizeof(krsi_load_id))
+			return -errno;
+	} while (!krsi_load_id);
+	return 0;
+}
+
+static int prog_id(int prog_fd, __u32 *id)
+{
+	struct bpf_prog_info info;
+	int err;
+
+	memset(&info, 0, sizeof(info));
+	err = sys_bpf_obj_info(prog_fd, &info, sizeof(info));
+	*id = info.id;
+	return err;
+}
+
+/*
+ * Record who attached this load of @p and its programs' and links' ids
+ * in its map "origin" (krsi_event.h), before it is pinned: @links are the
+ * new links, -1 where a pinned link was updated.
+ */
+static int write_origin(const struct policy *p, void *skel, const int *links)
+{
+	struct krsi_origin o;
+	struct timespec now;
+	union bpf_attr attr;
+	__u32 zero = 0;
+	ssize_t n;
+	size_t i;
+	int err = 0, fd = -ENOENT;
+
+	memset(&o, 0, sizeof(o));
+	o.load_id = krsi_load_id;
+	o.version = krsi_load_version;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	o.time_ns = (__u64)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	o.pid = getpid();
+	o.uid = getuid();
+	n = readlink("/proc/self/exe", o.exe, sizeof(o.exe) - 1);
+	if (n < 0)
+		snprintf(o.exe, sizeof(o.exe), "?");
+	o.nr_progs = p->nr_progs;
+	for (i = 0; !err && i < p->nr_progs; i++) {
+		struct krsi_origin_prog *op = &o.progs[i];
+		struct krsi_link_info info;
+
+		snprintf(op->hook, sizeof(op->hook), "%s", p->progs[i].hook);
+		err = prog_id(skel_fd(skel, p->progs[i].fd_offset), &op->prog_id);
+		if (!err)
+			err = links[i] >= 0 ? krsi_link_info(links[i], &info) :
+					      policy_link(p, i, &info);
+		op->link_id = err ? 0 : info.link_id;
+	}
+	for (i = 0; i < p->nr_maps; i++)
+		if (!strcmp(p->maps[i].name, "origin"))
+			fd = skel_fd(skel, p->maps[i].fd_offset);
+	if (!err && fd < 0)
+		err = fd;
+	if (!err) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		attr.key = (unsigned long)&zero;
+		attr.value = (unsigned long)&o;
+		err = sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+	}
+	return err;
+}
+
 int policy_attach(const struct policy *p, bool replace, int mode)
 {
 	const char *what = replace ? "replace" : "attach";
 	int links[KRSI_MAX_POLICY_PROGS];
+	int err, origin_err = 0;
 	size_t i;
 	void *skel;
-	int err;
 
 	/* A replacement runs in the mode of what it replaces. */
 	if (mode < 0)
@@ -347,6 +430,11 @@ int policy_attach(const struct policy *p, bool replace, int mode)
 		error(-E2BIG, "%s %s: more than %d programs", what, p->name,
 		      KRSI_MAX_POLICY_PROGS);
 		return -E2BIG;
+	}
+	err = new_load_id();
+	if (err) {
+		error(err, "%s %s: getrandom for its load's id", what, p->name);
+		return err;
 	}
 	skel = p->open();
 	if (!skel) {
@@ -377,6 +465,19 @@ int policy_attach(const struct policy *p, bool replace, int mode)
 	err = attach_progs(p, skel, replace, links);
 	if (err)
 		goto close;
+	/*
+	 * Before the pins, by which the reader finds the policy: its first
+	 * record already has its origin.  A new attach that cannot say who
+	 * made it is undone (its links close); a replacement is in place
+	 * already, and its records will say their origin is unknown.
+	 */
+	origin_err = write_origin(p, skel, links);
+	if (origin_err) {
+		error(origin_err, "%s %s: map origin", what, p->name);
+		err = origin_err;
+		if (!replace)
+			goto close;
+	}
 	err = make_pin_dir(p);
 	for (i = 0; !err && i < p->nr_progs; i++)
 		if (links[i] >= 0)
@@ -391,7 +492,7 @@ close:
 	close_fds(links, p->nr_progs);
 out:
 	p->destroy(skel);
-	return err;
+	return err ? err : origin_err;
 }
 
 void policy_unpin(const struct policy *p)

@@ -14,6 +14,8 @@ static const char *const type_names[] = {
 	[EVENT_WOULD_DENY] = "would_deny",
 	[EVENT_LOST] = "lost",
 	[EVENT_REFUSED] = "refused",
+	[EVENT_DENIALS] = "denials",
+	[EVENT_ORIGIN] = "origin",
 };
 
 /* The parts an exec record can have cut, as JSON names them. */
@@ -121,6 +123,9 @@ int event_from_record(const void *rec, size_t size, struct event_view *v)
 		v->verdict = field(errname(-ev->verdict), 32);
 		v->hook = field(ev->hook, sizeof(ev->hook));
 		v->what = field(data, len);
+		v->has_load = ev->load_id != 0;
+		v->load_id = ev->load_id;
+		v->version = ev->version;
 		return 0;
 	default:
 		v->type = EVENT_UNKNOWN;
@@ -173,6 +178,22 @@ static void json_field(struct strbuf *out, const char *name, struct event_str s)
 	json_str(out, s);
 }
 
+/* Which load made it, and its program and link on the hook, or null. */
+static void json_load(const struct event_view *v, struct strbuf *out)
+{
+	if (!v->has_load)
+		return;
+	sb_printf(out, ",\"load\":\"%016llx\",\"version\":%u", v->load_id,
+		  v->version);
+	if (v->type == EVENT_ORIGIN)
+		return;
+	if (v->has_ids)
+		sb_printf(out, ",\"prog_id\":%u,\"link_id\":%u", v->prog_id,
+			  v->link_id);
+	else
+		sb_puts(out, ",\"prog_id\":null,\"link_id\":null");
+}
+
 /* What the view's "event" is: its type, or the reader's own name. */
 static struct event_str event_name(const struct event_view *v)
 {
@@ -220,6 +241,22 @@ void event_json(const struct event_view *v, struct strbuf *out)
 		json_field(out, "verdict", v->verdict);
 		json_field(out, "hook", v->hook);
 		json_field(out, "what", v->what);
+		json_load(v, out);
+		break;
+	case EVENT_ORIGIN:
+		json_load(v, out);
+		sb_printf(out, ",\"attached_pid\":%u,\"attached_uid\":%u",
+			  v->attached_pid, v->attached_uid);
+		json_field(out, "attached_exe", v->attached_exe);
+		sb_printf(out, ",\"attached_ns\":%llu", v->attached_ns);
+		json_field(out, "what", v->what);
+		break;
+	case EVENT_DENIALS:
+		json_field(out, "hook", v->hook);
+		json_load(v, out);
+		sb_printf(out, ",\"denied\":%llu,\"would_deny\":%llu,\"logged\":%llu",
+			  v->denied, v->would_deny, v->logged);
+		json_field(out, "why", v->why);
 		break;
 	case EVENT_LOST:
 	case EVENT_REFUSED:
@@ -279,6 +316,27 @@ void event_text(const struct event_view *v, struct strbuf *out)
 		sb_puts(out, ": ");
 		text_str(out, v->event);
 		sb_puts(out, ": ");
+		text_str(out, v->what);
+		return;
+	case EVENT_DENIALS:
+		text_str(out, v->policy);
+		sb_printf(out, " v%u (load %016llx), ", v->version, v->load_id);
+		if (v->has_ids)
+			sb_printf(out, "link %u (prog %u) on ", v->link_id, v->prog_id);
+		else
+			sb_puts(out, "on ");
+		text_str(out, v->hook);
+		sb_printf(out, ": denied %llu, would have denied %llu, %llu of these in the log; ",
+			  v->denied, v->would_deny, v->logged);
+		text_str(out, v->why);
+		return;
+	case EVENT_ORIGIN:
+		text_str(out, v->policy);
+		sb_printf(out, " v%u (load %016llx) attached by pid %u uid %u ", v->version,
+			  v->load_id, v->attached_pid, v->attached_uid);
+		text_str(out, v->attached_exe);
+		sb_printf(out, " at %llu.%06llu: ", v->attached_ns / 1000000000,
+			  v->attached_ns % 1000000000 / 1000);
 		text_str(out, v->what);
 		return;
 	default:

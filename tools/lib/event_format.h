@@ -35,6 +35,22 @@
  *		resolved at all)
  *	deny, would_deny (a policy in audit mode):
  *		verdict (the errno's name, "EACCES"), hook, what (strings)
+ *		then, when the record says which load of the policy made
+ *		it: load (its id, 16 hex digits), version (the policy's),
+ *		prog_id and link_id (of the program on this hook, as the
+ *		reader found them in the policy's map origin; null when it
+ *		did not)
+ *	origin (the reader's, once per load of a policy, when it starts
+ *		reading it; copied into a user's own log before the user's
+ *		first denial by that load): load, version, attached_pid,
+ *		attached_uid, attached_exe, attached_ns (CLOCK_BOOTTIME), and
+ *		what: each program's hook, program id and link id
+ *		("file_open prog 31 link 44, ...")
+ *	denials (the reader's, when a load of a policy went: detached,
+ *		replaced, or the reader stopped): hook, load, version,
+ *		prog_id, link_id, denied and would_deny (every denial the
+ *		load made on the hook, reported or not), logged (how many of
+ *		those this log holds), why ("detached", "replaced", "stop")
  *	lost, refused: count, the reports of uid the policy lost since
  *		the last such record (refused: execs audit_exec refused)
  *	the reader's: what (a string)
@@ -59,6 +75,8 @@ enum event_type {
 	EVENT_LOST,
 	EVENT_REFUSED,
 	EVENT_READER,		/* what the reader did: event is its name */
+	EVENT_DENIALS,		/* a load's denials on a hook, when it went */
+	EVENT_ORIGIN,		/* who attached a load, and its programs */
 };
 
 struct event_view {
@@ -73,8 +91,22 @@ struct event_view {
 	unsigned int cut;		/* KRSI_CUT_* */
 	struct event_str *args;		/* malloc()ed: event_view_free() */
 	size_t nr_args;
-	/* deny, would_deny; what also for the reader's */
+	/* deny, would_deny; what also for the reader's; hook for denials */
 	struct event_str verdict, hook, what;
+	/* deny, would_deny, denials, origin: the load of the policy */
+	bool has_load;
+	unsigned long long load_id;
+	unsigned int version;
+	/* deny, would_deny, denials: its program and link (has_ids) */
+	bool has_ids;
+	unsigned int prog_id, link_id;
+	/* origin: who attached the load */
+	unsigned int attached_pid, attached_uid;
+	unsigned long long attached_ns;
+	struct event_str attached_exe;
+	/* denials */
+	unsigned long long denied, would_deny, logged;
+	struct event_str why;
 };
 
 /*

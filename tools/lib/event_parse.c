@@ -234,13 +234,48 @@ static int skip_value(struct cursor *c)
 enum {
 	F_SEQ, F_TIME, F_PID, F_UID, F_COMM, F_POLICY, F_EVENT, F_FILE,
 	F_INTERP, F_ARGS, F_CUT, F_VERDICT, F_HOOK, F_WHAT, F_COUNT, F_KIND,
+	F_LOAD, F_VERSION, F_PROG_ID, F_LINK_ID, F_ATTACHED_PID,
+	F_ATTACHED_UID, F_ATTACHED_EXE, F_ATTACHED_NS, F_DENIED,
+	F_WOULD_DENY, F_LOGGED, F_WHY,
 	NR_FIELDS
 };
 
 static const char *const fields[NR_FIELDS] = {
 	"seq", "time_ns", "pid", "uid", "comm", "policy", "event", "file",
 	"interpreter", "args", "cut", "verdict", "hook", "what", "count", "kind",
+	"load", "version", "prog_id", "link_id", "attached_pid",
+	"attached_uid", "attached_exe", "attached_ns", "denied",
+	"would_deny", "logged", "why",
 };
+
+_Static_assert(NR_FIELDS <= 32, "the fields seen are bits of an unsigned int");
+
+/* "load": 16 hex digits, never 0. */
+static int parse_load(struct cursor *c, struct event_view *v)
+{
+	struct event_str s;
+	char hex[17], *end;
+	int err = parse_string(c, &s);
+
+	if (err || s.len != 16)
+		return -EINVAL;
+	memcpy(hex, s.s, 16);
+	hex[16] = '\0';
+	v->load_id = strtoull(hex, &end, 16);
+	if (*end || !v->load_id || strspn(hex, "0123456789abcdef") != 16)
+		return -EINVAL;
+	v->has_load = true;
+	return 0;
+}
+
+/* A program's or link's id, or null where the reader did not find it. */
+static int parse_id(struct cursor *c, struct event_view *v, unsigned int *id)
+{
+	if (take_word(c, "null"))
+		return 0;
+	v->has_ids = true;
+	return parse_uint(c, id);
+}
 
 static int field_of(struct event_str key)
 {
@@ -277,9 +312,25 @@ static int parse_field(struct cursor *c, struct event_view *v, int f)
 		return parse_string(c, &v->interpreter);
 	case F_ARGS: return parse_strings(c, v, add_arg);
 	case F_CUT: return parse_strings(c, v, add_cut);
+	case F_LOAD: return parse_load(c, v);
+	case F_VERSION: return parse_uint(c, &v->version);
+	case F_PROG_ID: return parse_id(c, v, &v->prog_id);
+	case F_LINK_ID: return parse_id(c, v, &v->link_id);
+	case F_ATTACHED_PID: return parse_uint(c, &v->attached_pid);
+	case F_ATTACHED_UID: return parse_uint(c, &v->attached_uid);
+	case F_ATTACHED_EXE: return parse_string(c, &v->attached_exe);
+	case F_ATTACHED_NS: return parse_number(c, ULLONG_MAX, &v->attached_ns);
+	case F_DENIED: return parse_number(c, ULLONG_MAX, &v->denied);
+	case F_WOULD_DENY: return parse_number(c, ULLONG_MAX, &v->would_deny);
+	case F_LOGGED: return parse_number(c, ULLONG_MAX, &v->logged);
+	case F_WHY: return parse_string(c, &v->why);
 	}
 	return -EINVAL;
 }
+
+#define IDS (1U << F_PROG_ID | 1U << F_LINK_ID)
+#define ATTACHED (1U << F_ATTACHED_PID | 1U << F_ATTACHED_UID | \
+		  1U << F_ATTACHED_EXE | 1U << F_ATTACHED_NS)
 
 /* The type its "event" names, and whether the fields it needs are there. */
 static int check_fields(struct event_view *v, unsigned int seen)
@@ -295,6 +346,10 @@ static int check_fields(struct event_view *v, unsigned int seen)
 		{ "lost", EVENT_LOST, 1 << F_COUNT },
 		{ "refused", EVENT_REFUSED, 1 << F_COUNT },
 		{ "unknown", EVENT_UNKNOWN, 1 << F_KIND },
+		{ "denials", EVENT_DENIALS, 1 << F_HOOK | 1 << F_LOAD | 1 << F_VERSION |
+		  IDS | 1 << F_DENIED | 1 << F_WOULD_DENY | 1 << F_LOGGED | 1 << F_WHY },
+		{ "origin", EVENT_ORIGIN, 1 << F_LOAD | 1 << F_VERSION | ATTACHED |
+		  1 << F_WHAT },
 	};
 	unsigned int common = 1 << F_TIME | 1 << F_PID | 1 << F_UID |
 			      1 << F_COMM | 1 << F_POLICY | 1 << F_EVENT;
@@ -309,7 +364,20 @@ static int check_fields(struct event_view *v, unsigned int seen)
 			needs = types[i].needs;
 		}
 	needs |= common;
-	return (seen & needs) == needs ? 0 : -EINVAL;
+	if ((seen & needs) != needs)
+		return -EINVAL;
+	/*
+	 * A load's version comes with its id; a denial's program and link
+	 * with both; who attached it only in an origin record.
+	 */
+	if (!(seen & 1 << F_LOAD) != !(seen & 1 << F_VERSION))
+		return -EINVAL;
+	if (seen & IDS && ((seen & IDS) != IDS || !(seen & 1 << F_LOAD) ||
+			   v->type == EVENT_ORIGIN))
+		return -EINVAL;
+	if (seen & ATTACHED && v->type != EVENT_ORIGIN)
+		return -EINVAL;
+	return 0;
 }
 
 int event_parse(char *line, size_t len, struct event_view *v)

@@ -257,7 +257,7 @@ as_demo "cat /etc/krsi/secret" 2>/dev/null
 sleep 0.2
 su demo -c "krsi events --mine --json --seq $from" >/tmp/events.mine 2>&1
 check "demo: krsi events --mine shows the demo user's denial" \
-	grep -q '"uid":1000,"comm":"cat","policy":"protect_secret","event":"deny","verdict":"EACCES","hook":"file_open","what":"/etc/krsi/secret"}' /tmp/events.mine
+	grep -q '"uid":1000,"comm":"cat","policy":"protect_secret","event":"deny","verdict":"EACCES","hook":"file_open","what":"/etc/krsi/secret","load":"[0-9a-f]*","version":1,"prog_id":[0-9]*,"link_id":[0-9]*}' /tmp/events.mine
 check_fails "demo: and nobody else's records" grep -q -e '"uid":0,' -e root-only-marker /tmp/events.mine
 check_fails "demo: the whole log is root's" as_demo "cat /var/log/krsi/log.*"
 su -s /bin/sh nobody -c "/bin/true nobody-marker"

@@ -127,6 +127,9 @@ int main(void)
 		check(sh("krsi status >/dev/null 2>&1") != 0 &&
 		      !sh("krsi status | grep -q '^reader: .*, but STALLED: nothing from it for [0-9]* s'"),
 		      "stream: krsi status says the reader is stalled, and exits 1");
+		check(sh("krsi doctor >/dev/null 2>&1") != 0 &&
+		      !sh("krsi doctor | grep -q '^PROBLEM  the audit reader (pid [0-9]*) is STALLED: nothing from it for [0-9]* s'"),
+		      "stream: krsi doctor says the reader is stalled, a problem");
 		waitpid(child, &status, 0);
 		check(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "stream: root stopped the port's output for 45 s (TCOOFF), then let it go");
