@@ -119,7 +119,11 @@ calls=$(awk '/^KRSI_CONFIG_(DEV|INO|INOS)\(/ {
 }' "$src")
 # Every policy learns its load's id (krsi_policy.h), and tells its
 # version, before it is loaded; then the values of its KRSI_CONFIG_ lines.
-echo "static int krsi_configure_$name(void *skel)"
+echo "/* From tools/krsi/krsi.h: the load's id, the policy's version. */"
+echo "extern __u64 krsi_load_id;"
+echo "extern __u32 krsi_load_version;"
+echo
+echo "static inline int krsi_configure_$name(void *skel)"
 echo "{"
 echo "	struct $name *s = skel;"
 echo "	int err = 0;"
