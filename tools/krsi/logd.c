@@ -625,6 +625,21 @@ static void origin_of(const struct ring *r, struct event_view *v)
 	}
 }
 
+/* A record of the reader's own, of @type, about ring @r's load. */
+static void load_view(struct event_view *v, enum event_type type,
+		      const struct ring *r)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = type;
+	v->time_ns = boot_ns();
+	v->pid = getpid();
+	v->comm = cstr("krsi");
+	v->policy = cstr(r->p->name);
+	v->has_load = true;
+	v->load_id = r->origin.load_id;
+	v->version = r->origin.version;
+}
+
 /*
  * The origin record of ring @r's load, once, in root's log: who attached
  * it, when, and its programs; kept to be copied into users' logs.
@@ -640,15 +655,7 @@ static void log_origin(struct ring *r)
 		sb_printf(&what, "%s%.*s prog %u link %u", i ? ", " : "",
 			  KRSI_HOOK_LEN, o->progs[i].hook, o->progs[i].prog_id,
 			  o->progs[i].link_id);
-	memset(&v, 0, sizeof(v));
-	v.type = EVENT_ORIGIN;
-	v.time_ns = boot_ns();
-	v.pid = getpid();
-	v.comm = cstr("krsi");
-	v.policy = cstr(r->p->name);
-	v.has_load = true;
-	v.load_id = o->load_id;
-	v.version = o->version;
+	load_view(&v, EVENT_ORIGIN, r);
 	v.attached_pid = o->pid;
 	v.attached_uid = o->uid;
 	v.attached_ns = o->time_ns;
@@ -759,16 +766,8 @@ static bool log_denials(struct ring *r, const char *why)
 		for (i = 0; i < r->nr_tallies; i++)
 			if (!strcmp(r->tallies[i].hook, key))
 				t = &r->tallies[i];
-		memset(&v, 0, sizeof(v));
-		v.type = EVENT_DENIALS;
-		v.time_ns = boot_ns();
-		v.pid = getpid();
-		v.comm = cstr("krsi");
-		v.policy = cstr(r->p->name);
+		load_view(&v, EVENT_DENIALS, r);
 		v.hook = cstr(key);
-		v.has_load = true;
-		v.load_id = r->origin.load_id;
-		v.version = r->origin.version;
 		origin_of(r, &v);
 		v.denied = n.denied;
 		v.would_deny = n.would_deny;
