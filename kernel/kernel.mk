@@ -3,7 +3,7 @@
 # variants for the tests (kernel/VARIANT.config merged over it).  Only
 # these inputs rebuild it.  Every build of a kernel here goes through
 # tools/build/kmake.sh.
-KCONFIGS      := kernel/krsi.config kernel/$(ARCH).config
+KCONFIGS      := kernel/krsi.config kernel/$(ARCH).config $(BUILD)/keys/keys.config
 # The cover letter is not applied: editing it rebuilds nothing.
 KERNEL_INPUTS := $(KTARBALL) $(KCONFIGS) kernel/patches/series \
 	$(filter-out %/0000-cover-letter.patch,$(wildcard kernel/patches/*.patch)) \
@@ -11,6 +11,26 @@ KERNEL_INPUTS := $(KTARBALL) $(KCONFIGS) kernel/patches/series \
 
 # kmake OUT: make in the kernel tree with its objects in OUT.
 kmake = KARCH=$(KARCH) KCROSS=$(KCROSS) JOBS=$(JOBS) tools/build/kmake.sh $(KSRC) $(1)
+
+# The key that signs the policies, made as certs/Makefile makes the module
+# signing key: its certificate goes into the kernel's builtin keyring
+# (CONFIG_SYSTEM_TRUSTED_KEYS), the key stays in $(BUILD)/keys.  Another
+# key, which the kernel does not trust, is for the tests.  keys.config
+# names them, and the boot policies' file (below), with absolute paths.
+SIGNING_KEY := $(BUILD)/keys/signing_key.pem
+OTHER_KEY   := $(BUILD)/keys/other_key.pem
+BOOT_POLICIES_BIN := $(abspath $(KOUT))/krsi-boot-policies.bin
+
+$(BUILD)/keys/%.pem: kernel/x509.genkey
+	$(call msg,GENKEY,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)openssl req -new -nodes -utf8 -sha256 -days 36500 -batch -x509 \
+		-config $< -outform PEM -out $@ -keyout $@ >$@.log 2>&1
+
+$(BUILD)/keys/keys.config: $(SIGNING_KEY) $(OTHER_KEY)
+	$(Q){ echo 'CONFIG_SYSTEM_TRUSTED_KEYS="$(abspath $(SIGNING_KEY))"'; \
+	  echo 'CONFIG_SECURITY_BPF_BOOT_POLICIES="$(BOOT_POLICIES_BIN)"'; \
+	} >$@
 
 $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 	$(Q)mkdir -p $(KOUT)
@@ -22,6 +42,7 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 		$(KOUT)/.config $(KCONFIGS) >$(KOUT)/merge_config.log 2>&1
 	$(Q)$(call kmake,$(KOUT)) olddefconfig >>$(KOUT)/merge_config.log 2>&1
 	$(Q)for f in $(KCONFIGS); do tools/build/check-config.sh $$f $(KOUT)/.config || exit 1; done
+	$(Q)[ -f $(BOOT_POLICIES_BIN) ] || : >$(BOOT_POLICIES_BIN)
 	$(call msg,KERNEL,$(KIMAGE))
 	$(Q)$(call kmake,$(KOUT)) $(KIMAGE_NAME)
 	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
@@ -41,7 +62,7 @@ kernel: $(BUILD)/kernel.stamp
 # (kernel/debug.config: KASAN and lockdep; kernel/audit-only.config:
 # without CONFIG_SECURITY_BPF_ENFORCE).  tests/suites.tab says which boot
 # which.
-$(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check-config.sh
+$(BUILD)/kernel-%.stamp: $(BUILD)/kernel-boot.stamp kernel/%.config tools/build/check-config.sh
 	$(Q)mkdir -p $(BUILD)/kernel-$*
 	$(call msg,CONFIG,$(BUILD)/kernel-$*/.config)
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(BUILD)/kernel-$* \
@@ -52,7 +73,18 @@ $(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check
 	$(Q)$(call kmake,$(BUILD)/kernel-$*) $(KIMAGE_NAME)
 	$(Q)touch $@
 
-$(IMAGE)/$(KIMAGE_NAME): $(BUILD)/kernel.stamp
+# The kernel again, with its boot policies (KRSI_BOOT_POLICIES, in the
+# order they attach, progs/progs.mk): they are built against the BTF of
+# the first build (vmlinux.h), so only a second can carry them.  It
+# assembles their file (security/krsi/boot_policies.S) and links again.
+$(BUILD)/kernel-boot.stamp: $(BUILD)/kernel.stamp $(GEN)/boot-policies.bin
+	$(Q)cmp -s $(GEN)/boot-policies.bin $(BOOT_POLICIES_BIN) || \
+		cp $(GEN)/boot-policies.bin $(BOOT_POLICIES_BIN)
+	$(call msg,KERNEL,$(KIMAGE))
+	$(Q)$(call kmake,$(KOUT)) $(KIMAGE_NAME)
+	$(Q)touch $@
+
+$(IMAGE)/$(KIMAGE_NAME): $(BUILD)/kernel-boot.stamp
 	$(Q)mkdir -p $(IMAGE) && cp $(KIMAGE) $@
 
 # The BTF of the kernel just built, as C, for CO-RE BPF programs.

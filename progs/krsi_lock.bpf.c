@@ -4,8 +4,8 @@
  *
  * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
  * attaches or detaches one (KRSI hook file, trampoline, link), updates a
- * link, gets a descriptor of a map by its id or of any program but an LSM
- * one, or writes to any BPF map: what the policies hold (configuration,
+ * link, gets a writable descriptor of a map or a descriptor of any program
+ * but an LSM one, or writes to any BPF map: what the policies hold (configuration,
  * state, event buffers) changes only from the BPF side.  The pins of the
  * policies in /sys/fs/bpf stay where they are, so `krsi status` keeps
  * telling the truth.  Reading stays open to root: read-only map
@@ -22,9 +22,10 @@
  *  - every bpf() command is checked by the bpf hook before it runs:
  *    loading (a tracing program with fmod_ret on a security_*() function
  *    could skip the LSM hooks altogether), attaching, detaching, link
- *    creation, update and detach, map ids, and the map commands that
- *    write (update, delete, their batch forms, freeze); test runs and
- *    iterators, which run programs.
+ *    creation, update and detach, writable map descriptors by id (a
+ *    read-only one reads the maps of a policy the kernel holds, which no
+ *    pin has), and the map commands that write (update, delete, their
+ *    batch forms, freeze); test runs and iterators, which run programs.
  *  - a descriptor of a link or a program by its id stays open, for
  *    introspection: a link descriptor can only be read, every command
  *    that would change or pin a link being refused.  A program
@@ -50,6 +51,14 @@
  *    make a policy look attached where it is not.  So is every mount into
  *    the tree, move and unmount (sb_mount, move_mount, sb_umount), since a
  *    mount over /sys/fs/bpf or any directory above it would hide the pins.
+ *  - the kernel's own loader of signed policies (CONFIG_SECURITY_BPF_SIGNED,
+ *    security/krsi/policy.c) calls bpf() from a kernel thread, which no
+ *    process can make run a command of its choosing: those calls are
+ *    allowed (PF_KTHREAD), and what it loads is what a key the kernel
+ *    trusts signed, newer than what it replaces.  The descriptors it
+ *    makes are a kernel thread's for a moment: reading a kernel
+ *    thread's descriptors (pidfd_getfd(), /proc/PID/fd) needs
+ *    ptrace_access_check on it, refused to everyone.
  *  - `krsi status` believes the hook files, not the pins, so an empty
  *    directory made in /sys/fs/bpf proves nothing; and it reads whether
  *    KRSI enforces from /sys/kernel/security/krsi/mode (patch 0016),
@@ -89,13 +98,23 @@ static bool locked(void)
 	return map->frozen;
 }
 
+#define PF_KTHREAD	0x00200000	/* <linux/sched.h> */
+
+/* Locked, and not the kernel's own loader of signed policies (above). */
+static bool locked_for_caller(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return locked() && !(task->flags & PF_KTHREAD);
+}
+
 SEC("lsm/bpf")
 int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	     int ret)
 {
 	if (ret)
 		return ret;
-	if (!locked())
+	if (!locked_for_caller())
 		return 0;
 	switch (cmd) {
 	case BPF_PROG_LOAD:
@@ -105,13 +124,18 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_LINK_CREATE:
 	case BPF_LINK_UPDATE:
 	case BPF_LINK_DETACH:
-	case BPF_MAP_GET_FD_BY_ID:
 	case BPF_BTF_LOAD:
 	case BPF_PROG_TEST_RUN:
 	case BPF_ITER_CREATE:
 	case BPF_PROG_BIND_MAP:
 	case BPF_OBJ_PIN:
 		return deny("bpf", "bpf() command while locked", EPERM);
+	case BPF_MAP_GET_FD_BY_ID:
+		/* Read-only, to read the maps of policies the kernel holds. */
+		if (BPF_CORE_READ(attr, open_flags) == BPF_F_RDONLY)
+			return 0;
+		return deny("bpf", "writable map descriptor by id while locked",
+			    EPERM);
 	case BPF_MAP_UPDATE_ELEM:
 	case BPF_MAP_DELETE_ELEM:
 	case BPF_MAP_LOOKUP_AND_DELETE_ELEM:
@@ -129,7 +153,7 @@ int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 {
 	if (ret)
 		return ret;
-	if (!locked() || !(fmode & FMODE_WRITE))
+	if (!locked_for_caller() || !(fmode & FMODE_WRITE))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
 }
@@ -140,9 +164,28 @@ int BPF_PROG(krsi_lock_prog, struct bpf_prog *prog, int ret)
 {
 	if (ret)
 		return ret;
-	if (!locked() || BPF_CORE_READ(prog, type) == BPF_PROG_TYPE_LSM)
+	if (!locked_for_caller() ||
+	    BPF_CORE_READ(prog, type) == BPF_PROG_TYPE_LSM)
 		return 0;
 	return deny("bpf_prog", "descriptor of a non-LSM program while locked",
+		    EPERM);
+}
+
+#define PTRACE_MODE_NOAUDIT	0x04	/* <linux/ptrace.h> */
+
+/* A kernel thread's descriptors are the signed loader's (above). */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(lock_kthread, struct task_struct *child, unsigned int mode,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	if (!locked() || !(child->flags & PF_KTHREAD))
+		return 0;
+	/* The kernel only probes (what /proc/PID/stat shows): no report. */
+	if (mode & PTRACE_MODE_NOAUDIT)
+		return -EPERM;
+	return deny("ptrace_access_check", "a kernel thread's descriptors while locked",
 		    EPERM);
 }
 

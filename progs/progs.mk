@@ -29,3 +29,41 @@ $(GEN)/policies.h: $(GEN)/policies.list $(patsubst %,$(GEN)/%.policy.h,$(POLICIE
 	  printf '#define KRSI_POLICIES(X)'; \
 	  for p in $(POLICIES); do printf ' X(%s)' $$p; done; echo; \
 	} >$@
+
+# Each policy as the kernel loads it itself (CONFIG_SECURITY_BPF_SIGNED):
+# packed by krsi-pack (tools/pack/krsi-pack.c), on the target's byte
+# order, and signed with the build's key by the kernel's own
+# scripts/sign-file, as a module is.
+PACK      := $(BUILD)/pack/krsi-pack
+SIGN_FILE := $(KOUT)/scripts/sign-file
+
+$(PACK): tools/pack/krsi-pack.c $(patsubst %,$(GEN)/%.policy.h,$(POLICIES)) \
+		$(GEN)/policies.h $(BUILD)/kernel.stamp
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(MUSLCC) $(CFLAGS) $< $(LDFLAGS) -o $@
+
+# sign FILE [KEY]: sign FILE in place (with the build's key).
+sign = $(SIGN_FILE) sha256 $(or $(2),$(SIGNING_KEY)) $(or $(2),$(SIGNING_KEY)) $(1)
+
+$(GEN)/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
+	$(call msg,PACK,$@)
+	$(Q)$(TARGET_RUN) $(PACK) $* $@.tmp
+	$(Q)$(call sign,$@.tmp)
+	$(Q)mv $@.tmp $@
+
+PACKS := $(patsubst %,$(GEN)/%.krsi,$(POLICIES))
+
+# The policies the kernel attaches before init, in that order (none by
+# default), one file for security/krsi/boot_policies.S.
+KRSI_BOOT_POLICIES ?=
+BOOT_PACKS := $(patsubst %,$(GEN)/%.krsi,$(KRSI_BOOT_POLICIES))
+
+$(GEN)/boot-policies.list: FORCE
+	$(Q)mkdir -p $(GEN)
+	$(Q)echo "$(KRSI_BOOT_POLICIES)" | cmp -s - $@ 2>/dev/null || \
+		echo "$(KRSI_BOOT_POLICIES)" >$@
+
+$(GEN)/boot-policies.bin: $(GEN)/boot-policies.list $(BOOT_PACKS) $(PACK)
+	$(call msg,PACK,$@)
+	$(Q)$(TARGET_RUN) $(PACK) --boot $@ $(BOOT_PACKS)

@@ -195,6 +195,11 @@ SUITE_FILES_base  := $(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.b
 		     $(TEST_DIR)/libbpf/lsm.bpf.o
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
 SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
+# protect_secret as versions 2 and 3, signed (the image's is version 1);
+# version 2 unsigned, and signed by a key the kernel does not trust.
+SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
+	protect_secret-v2.unsigned protect_secret-v2.other-key
+SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
 SUITE_FILES_selftests := $(SELFTESTS_KRSI)
 # SUITE_ROOT_SUITE: files of the image outside /tests, as PATH=SOURCE,
 # made by SUITE_DEPS_SUITE.  Mainline's tests on arm64 run bash
@@ -208,6 +213,16 @@ SUITE_DEPS_selftests := $(DEBROOT_STAMP) $(TEST_DIR)/selftests/rm
 SUITE_MORE_selftests := $(wildcard tests/suites/selftests/mainline/*.sh)
 SUITE_FILES_selftests += tests/suites/selftests/mainline/DENYLIST.aarch64
 endif
+
+$(TEST_DIR)/signed/%.unsigned: $(PACK)
+	$(Q)mkdir -p $(@D)
+	$(Q)n=$*; $(TARGET_RUN) $(PACK) -V $${n##*-v} $${n%-v*} $@
+
+$(TEST_DIR)/signed/%.krsi: $(TEST_DIR)/signed/%.unsigned $(SIGNING_KEY)
+	$(Q)cp $< $@.tmp && $(call sign,$@.tmp) && mv $@.tmp $@
+
+$(TEST_DIR)/signed/%.other-key: $(TEST_DIR)/signed/%.unsigned $(OTHER_KEY)
+	$(Q)cp $< $@.tmp && $(call sign,$@.tmp,$(OTHER_KEY)) && mv $@.tmp $@
 
 suite_tests = $(wildcard tests/suites/$(1)/*.sh) \
 	$(patsubst tests/%.c,$(TEST_DIR)/%,$(wildcard tests/suites/$(1)/*.c)) \

@@ -78,10 +78,12 @@ $(LIBBPF_A): $(BUILD)/kernel.stamp $(DEBROOT_STAMP)
 ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
 
 $(IMAGE)/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
-		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh $(DEBROOT_STAMP)
+		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh $(DEBROOT_STAMP) \
+		$(PACKS)
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(IMAGE)
-	$(Q)TARGET_RUN="$(TARGET_RUN)" tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
+	$(Q)TARGET_RUN="$(TARGET_RUN)" KRSI_PACKS="$(PACKS)" \
+		tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
 		$(BUSYBOX) rootfs init/init $(BIN) $(MUSL_LOADER) \
 		$(BPFTOOL)
 

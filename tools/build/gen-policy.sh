@@ -119,17 +119,21 @@ calls=$(awk '/^KRSI_CONFIG_(DEV|INO|INOS)\(/ {
 }' "$src")
 # Every policy learns its load's id (krsi_policy.h), and tells its
 # version, before it is loaded; then the values of its KRSI_CONFIG_ lines.
-echo "/* From tools/krsi/krsi.h: the load's id, the policy's version. */"
-echo "extern __u64 krsi_load_id;"
-echo "extern __u32 krsi_load_version;"
+# The krsi tool fills them in (tools/krsi/policy.c); krsi-pack says where
+# the kernel does (tools/pack/krsi-pack.c).
+echo "int krsi_config_version(__u32 *version);"
+echo "int krsi_config_load_id(__u64 *load_id);"
+echo "int krsi_config_dev(const char *path, __u32 *dev);"
+echo "int krsi_config_ino(const char *path, __u64 *ino);"
 echo
 echo "static inline int krsi_configure_$name(void *skel)"
 echo "{"
 echo "	struct $name *s = skel;"
-echo "	int err = 0;"
+echo "	int err;"
 echo
-echo "	s->rodata->krsi_load_id = krsi_load_id;"
-echo "	krsi_load_version = s->rodata->krsi_policy_version;"
+echo "	err = krsi_config_version(&s->rodata->krsi_policy_version);"
+echo "	if (!err)"
+echo "		err = krsi_config_load_id(&s->rodata->krsi_load_id);"
 [ -z "$calls" ] || echo "$calls"
 echo "	return err;"
 echo "}"

@@ -5,7 +5,9 @@
 # usage: mkinitramfs.sh GEN_INIT_CPIO OUT.cpio.gz BUSYBOX ROOTFS INIT BINDIR \
 #	MUSL_LOADER [SBIN_FILE...]
 #
-# Every file of BINDIR goes to /usr/bin, every SBIN_FILE to /usr/sbin.
+# Every file of BINDIR goes to /usr/bin, every SBIN_FILE to /usr/sbin, and
+# every file of KRSI_PACKS (in the environment: the signed policies) to
+# /usr/lib/krsi.
 # BUSYBOX is the target's: for another architecture, TARGET_RUN in the
 # environment is how the host runs it (qemu-s390x-static), to list its
 # applets.
@@ -27,8 +29,9 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	# Every directory once, parents before children (sort puts a path
 	# before its own subdirectories): the fixed ones and those of rootfs/.
 	{
-		printf '%s\n' /bin /sbin /lib /usr /usr/bin /usr/sbin /dev /proc \
-			/sys /tmp /run /root /home /home/demo /etc /var
+		printf '%s\n' /bin /sbin /lib /usr /usr/bin /usr/sbin /usr/lib \
+			/usr/lib/krsi /dev /proc /sys /tmp /run /root /home \
+			/home/demo /etc /var
 		(cd "$rootfs" && find . -mindepth 1 -type d | sed 's|^\.||')
 	} | sort -u | while read -r d; do
 		echo "dir $d 0755 0 0"
@@ -49,6 +52,9 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	done
 	for tool in "$@"; do
 		echo "file /usr/sbin/$(basename "$tool") $tool 0755 0 0"
+	done
+	for pack in ${KRSI_PACKS:-}; do
+		echo "file /usr/lib/krsi/$(basename "$pack") $pack 0644 0 0"
 	done
 	# rootfs/ files keep their executable bit; everything else is
 	# read-only for others.

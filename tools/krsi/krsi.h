@@ -50,6 +50,9 @@ struct policy {
  */
 int krsi_config_dev(const char *path, __u32 *dev);
 int krsi_config_ino(const char *path, __u64 *ino);
+/* Read the policy's version into krsi_load_version; put krsi_load_id in it. */
+int krsi_config_version(__u32 *version);
+int krsi_config_load_id(__u64 *load_id);
 
 /*
  * The id of the load policy_attach() is making (random, never 0), and the
@@ -204,6 +207,31 @@ int task_mark(const struct policy *p, const char *map, pid_t pid, bool set);
  * (-ESRCH: it has ended, a zombie).
  */
 int proc_start_time(pid_t pid, unsigned long long *start);
+
+/*
+ * Signed policies, which the kernel holds (signed.c): attach or replace
+ * the one @what names (a path, or NAME for KRSI_SIGNED_DIR/NAME.krsi),
+ * saying why the kernel refused it: 0 or a negative errno.  What the
+ * kernel holds of policy @name: 1 and @held, 0 nothing, or a negative
+ * errno.
+ */
+#define KRSI_SIGNED_DIR		"/usr/lib/krsi"
+#define KRSI_POLICIES_FILE	"/sys/kernel/security/krsi/policies"
+
+struct held_policy {
+	__u32 version;
+	unsigned long long load_id;
+	char links[512];	/* their ids, separated by spaces */
+};
+
+int signed_attach(const char *what);
+int signed_held(const char *name, struct held_policy *held);
+/*
+ * A descriptor of what policy @p, held by the kernel, has as @obj: the link
+ * of its program @obj, or its map @obj opened with @flags; or a negative
+ * errno (-ENOENT: not held, or no such object).
+ */
+int held_fd(const struct policy *p, const char *obj, __u32 flags);
 
 /* 1 locked, 0 not, or a negative errno when there is no lock to ask (lock.c). */
 int krsi_locked(void);

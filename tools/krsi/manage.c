@@ -54,9 +54,54 @@ static int audit(const struct policy *p)
 	return policy_set_mode(p, KRSI_MODE_AUDIT);
 }
 
-/* `krsi attach [--audit] POLICY...` */
+/*
+ * Signed, through the kernel (signed.c): each of @argv, a policy's name or
+ * a file's path.  After the lock, the only way.
+ */
+static int signed_each(int argc, char **argv)
+{
+	int i, status = 0;
+
+	if (argc < 1) {
+		fprintf(stderr, "krsi: which policy? (a name, or a signed policy's path)\n");
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < argc; i++)
+		if (signed_attach(argv[i]))
+			status = 1;
+	return status;
+}
+
+/* Is @name a policy the kernel holds?  Only a signed one replaces it. */
+static bool held(const char *name)
+{
+	struct held_policy held;
+
+	return signed_held(name, &held) > 0;
+}
+
+/* Locked: a name is attached signed, the one way the lock leaves. */
+static bool use_signed(int argc, char **argv)
+{
+	int i;
+
+	if (krsi_locked() <= 0)
+		return false;
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--audit"))
+			return false;
+	fprintf(stderr, "krsi: locked: attaching the signed policies of %s, "
+		"through the kernel\n", KRSI_SIGNED_DIR);
+	return true;
+}
+
+/* `krsi attach [--audit | --signed] POLICY...` */
 int cmd_attach(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--signed"))
+		return signed_each(argc - 2, argv + 2);
+	if (use_signed(argc - 1, argv + 1))
+		return signed_each(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "--audit"))
 		return for_each_policy(argc - 2, argv + 2, attach_audit);
 	return for_each_policy(argc - 1, argv + 1, attach);
@@ -77,9 +122,16 @@ int cmd_audit(int argc, char **argv)
 	return for_each_policy(argc - 1, argv + 1, audit);
 }
 
-/* `krsi replace POLICY`: one at a time, each swap is a whole policy. */
+/*
+ * `krsi replace [--signed] POLICY`: one at a time, each swap is a whole
+ * policy.  A signed one replaces the version the kernel holds.
+ */
 int cmd_replace(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--signed"))
+		return signed_each(1, argv + 2);
+	if (argc == 2 && (held(argv[1]) || use_signed(1, argv + 1)))
+		return signed_each(1, argv + 1);
 	if (argc != 2) {
 		fprintf(stderr, "krsi: replace takes one policy\n");
 		return EXIT_USAGE;

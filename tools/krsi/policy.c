@@ -50,6 +50,18 @@ static int stat_path(const char *path, struct stat *st)
 	return 0;
 }
 
+int krsi_config_version(__u32 *version)
+{
+	krsi_load_version = *version;
+	return 0;
+}
+
+int krsi_config_load_id(__u64 *load_id)
+{
+	*load_id = krsi_load_id;
+	return 0;
+}
+
 int krsi_config_dev(const char *path, __u32 *dev)
 {
 	struct stat st;
@@ -161,22 +173,32 @@ static int pinned(const struct policy *p, const char *obj, __u32 flags)
 	char path[PATH_MAX];
 	union bpf_attr attr;
 
+	int fd;
+
 	pin_path(path, p, obj);
 	memset(&attr, 0, sizeof(attr));
 	attr.pathname = (unsigned long)path;
 	attr.file_flags = flags;
-	return sys_bpf(BPF_OBJ_GET, &attr);
+	fd = sys_bpf(BPF_OBJ_GET, &attr);
+	/* Not pinned: the kernel may hold it (signed.c). */
+	return fd == -ENOENT ? held_fd(p, obj, flags) : fd;
 }
 
 int policy_pin_state(const struct policy *p)
 {
+	struct held_policy held;
 	char path[PATH_MAX];
 	struct stat st;
+	int err;
 
 	pin_path(path, p, NULL);
 	if (!stat(path, &st))
 		return 1;
-	return errno == ENOENT ? 0 : -errno;
+	if (errno != ENOENT)
+		return -errno;
+	/* No pins; held by the kernel (signed.c) counts as attached. */
+	err = signed_held(p->name, &held);
+	return err == -ENOENT ? 0 : err;
 }
 
 bool policy_attached(const struct policy *p)
@@ -526,8 +548,15 @@ int policy_link(const struct policy *p, size_t prog, struct krsi_link_info *info
 int policy_detach(const struct policy *p)
 {
 	int err = 0, fd, e, state = policy_pin_state(p);
+	struct held_policy held;
 	size_t i;
 
+	if (state > 0 && signed_held(p->name, &held) > 0) {
+		error(-EPERM, "detach %s: held by the kernel, signed (version %u): "
+		      "a newer signed version replaces it, nothing detaches it",
+		      p->name, held.version);
+		return -EPERM;
+	}
 	if (state <= 0) {
 		/* Not "not attached" where it could not look. */
 		err = state ? state : -ENOENT;

@@ -1,0 +1,108 @@
+#!/bin/sh
+# Booted locked, without protect_secret (tests/suites.tab): after the lock
+# a policy changes only through the kernel's loader of signed policies
+# (patch 0023), and only for a newer one signed by the build's key; every
+# other is refused with its own errno and a kernel log line.  The image
+# has every policy signed as version 1 (/usr/lib/krsi); /tests has
+# protect_secret as versions 2 and 3, version 2 unsigned and signed by
+# another key (tests/tests.mk).
+. /tests/lib.sh
+
+as_demo() { su demo -c "$*"; }
+policies=/sys/kernel/security/krsi/policies
+held() { grep "^protect_secret $1 " "$policies"; }
+logged() { dmesg | grep -q "krsi: policy protect_secret $1"; }
+links() { sed -n 's/^protect_secret [0-9]* [0-9a-f]* //p' "$policies"; }
+
+check "signed: locked" sh -c 'krsi status | grep -q "^lock: *locked until reboot"'
+check "signed: the kernel holds no policy yet" test ! -s "$policies"
+check "signed: the demo user reads the secret without protect_secret" \
+	as_demo cat /etc/krsi/secret
+
+# Attached after the lock: signed, through the kernel.
+expect 0 "signed: krsi attach protect_secret after the lock" krsi attach protect_secret
+says "through the kernel" || echo "not ok signed: attach says it goes through the kernel"
+check "signed: the kernel holds protect_secret version 1" held 1
+check "signed: the kernel log says it attached its 12 programs" \
+	logged "version 1 from user space: 12 programs attached"
+check_fails "signed: the demo user cannot read the secret" as_demo cat /etc/krsi/secret
+check "signed: the hook file lists its program" grep -qx secret_open /sys/kernel/security/bpf/file_open
+check "signed: krsi status says the kernel holds it" \
+	sh -c 'krsi status | grep -q "held by the kernel: signed, version 1"'
+check "signed: krsi status reads its mode after the lock" \
+	sh -c 'krsi status | grep -q "^  protect_secret *attached *enforce"'
+check "signed: bpftool shows its links with their hooks" \
+	sh -c 'bpftool link show | grep -q "hook file_open"'
+before=$(links)
+
+# Refused, each with its errno and a kernel log line; version 1 stays.
+cp /tests/protect_secret-v2.krsi /tmp/tampered.krsi
+printf 'KRSI' | dd of=/tmp/tampered.krsi bs=1 seek=4096 conv=notrunc 2>/dev/null
+for c in "unsigned:ENODATA:not signed:-61" \
+	 "tampered:EKEYREJECTED:changed since it was signed:-129" \
+	 "other-key:ENOKEY:a key no trusted keyring has:-126"; do
+	what=${c%%:*} rest=${c#*:}
+	errno=${rest%%:*} rest=${rest#*:}
+	why=${rest%%:*} code=${rest#*:}
+	case $what in
+	unsigned) file=/tests/protect_secret-v2.unsigned ;;
+	tampered) file=/tmp/tampered.krsi ;;
+	other-key) file=/tests/protect_secret-v2.other-key ;;
+	esac
+	expect 1 "signed: a $what version 2 is refused" krsi replace "$file"
+	says "$errno" || echo "not ok signed: $what: krsi says $errno: $(cat "$expect_out")"
+	check "signed: the kernel log says why ($what)" \
+		logged "version 2 (unverified) from user space refused: .*$why.*($code)"
+done
+check "signed: after the refusals the kernel still holds version 1" held 1
+check_fails "signed: and the demo user still cannot read the secret" \
+	as_demo cat /etc/krsi/secret
+
+# Replaced by version 2 in place, while the demo user tries to open the
+# secret as fast as a shell can: no attempt gets through.
+rm -f /tmp/hammer.stop
+su demo -c 'n=0; while [ ! -e /tmp/hammer.stop ]; do
+	{ read -r x </etc/krsi/secret; } 2>/dev/null && echo LEAK
+	n=$((n + 1))
+done; echo "tries $n"' >/tmp/hammer.out 2>&1 &
+hammer=$!
+sleep 1
+expect 0 "signed: version 2 replaces version 1" krsi replace /tests/protect_secret-v2.krsi
+sleep 1
+touch /tmp/hammer.stop
+wait "$hammer"
+check "signed: the kernel holds version 2" held 2
+check "signed: the demo user tried during the replacement" \
+	grep -q "^tries [1-9]" /tmp/hammer.out
+check_fails "signed: no attempt read the secret" grep -q LEAK /tmp/hammer.out
+check "signed: replaced in place: the same links" test "$(links)" = "$before"
+check "signed: the kernel log says version 2 attached" \
+	logged "version 2 from user space: 12 programs attached"
+
+# No rollback, not even to the same version.
+expect 1 "signed: version 1 (the image's) does not roll version 2 back" \
+	krsi replace protect_secret
+says "holds version 2 of protect_secret; this is version 1" ||
+	echo "not ok signed: the rollback's refusal names both versions: $(cat "$expect_out")"
+check "signed: the kernel log says a rollback was refused" \
+	logged "version 1 from user space refused: .*no higher.*(-116)"
+expect 1 "signed: version 2 again is refused" krsi replace /tests/protect_secret-v2.krsi
+says ESTALE || echo "not ok signed: version 2 again: ESTALE: $(cat "$expect_out")"
+expect 0 "signed: version 3 replaces version 2" krsi replace /tests/protect_secret-v3.krsi
+check "signed: the kernel holds version 3" held 3
+
+# Nothing detaches it.
+expect 1 "signed: krsi detach protect_secret is refused" krsi detach protect_secret
+says "held by the kernel" || echo "not ok signed: detach says the kernel holds it: $(cat "$expect_out")"
+id=$(links | cut -d' ' -f1)
+check_fails "signed: bpftool link detach of its link is refused" bpftool link detach id "$id"
+# What pidfd_getfd() and /proc/PID/fd/N of a kernel thread ask (a
+# ptrace_access_check, PTRACE_MODE_ATTACH), asked by /proc/PID/personality.
+check_fails "signed: nobody may ptrace-access a kernel thread" cat /proc/2/personality
+check "signed: a kernel thread's /proc/PID/stat stays readable" cat /proc/2/stat
+
+# The file is root's.
+check_fails "signed: the demo user cannot read the held policies" as_demo cat "$policies"
+check_fails "signed: nor write a policy" \
+	as_demo "cat /usr/lib/krsi/protect_secret.krsi >$policies"
+check_exit
