@@ -18,6 +18,9 @@ kmake = KARCH=$(KARCH) KCROSS=$(KCROSS) JOBS=$(JOBS) tools/build/kmake.sh $(KSRC
 # key, which the kernel does not trust, is for the tests.  keys.config
 # names them, and the boot policies' file (below), with absolute paths.
 SIGNING_KEY := $(BUILD)/keys/signing_key.pem
+# The first build carries no boot policies: the tests boot it as "bare"
+# (tests/suites.tab), where they attach policies themselves.
+BARE_IMAGE  := $(BUILD)/kernel-bare/arch/$(KARCH)/boot/$(KIMAGE_NAME)
 OTHER_KEY   := $(BUILD)/keys/other_key.pem
 BOOT_POLICIES_BIN := $(abspath $(KOUT))/krsi-boot-policies.bin
 
@@ -42,9 +45,10 @@ $(BUILD)/kernel.stamp: $(KERNEL_INPUTS)
 		$(KOUT)/.config $(KCONFIGS) >$(KOUT)/merge_config.log 2>&1
 	$(Q)$(call kmake,$(KOUT)) olddefconfig >>$(KOUT)/merge_config.log 2>&1
 	$(Q)for f in $(KCONFIGS); do tools/build/check-config.sh $$f $(KOUT)/.config || exit 1; done
-	$(Q)[ -f $(BOOT_POLICIES_BIN) ] || : >$(BOOT_POLICIES_BIN)
+	$(Q): >$(BOOT_POLICIES_BIN)
 	$(call msg,KERNEL,$(KIMAGE))
 	$(Q)$(call kmake,$(KOUT)) $(KIMAGE_NAME)
+	$(Q)mkdir -p $(dir $(BARE_IMAGE)) && cp $(KIMAGE) $(BARE_IMAGE)
 	$(Q)rm -rf $(SYSROOT) && mkdir -p $(SYSROOT)
 	$(call msg,HEADERS,$(SYSROOT)/include)
 	$(Q)$(call kmake,$(KOUT)) headers_install INSTALL_HDR_PATH=$(abspath $(SYSROOT)) >/dev/null
@@ -62,11 +66,21 @@ kernel: $(BUILD)/kernel.stamp
 # (kernel/debug.config: KASAN and lockdep; kernel/audit-only.config:
 # without CONFIG_SECURITY_BPF_ENFORCE).  tests/suites.tab says which boot
 # which.
-$(BUILD)/kernel-%.stamp: $(BUILD)/kernel-boot.stamp kernel/%.config tools/build/check-config.sh
+$(BUILD)/kernel-bare.stamp: $(BUILD)/kernel.stamp
+	$(Q)touch $@
+
+# The variants carry no boot policies either.
+$(BUILD)/keys/bare.config:
+	$(Q)mkdir -p $(@D)
+	$(Q)echo 'CONFIG_SECURITY_BPF_BOOT_POLICIES=""' >$@
+
+$(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check-config.sh \
+		$(BUILD)/keys/bare.config
 	$(Q)mkdir -p $(BUILD)/kernel-$*
 	$(call msg,CONFIG,$(BUILD)/kernel-$*/.config)
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(BUILD)/kernel-$* \
-		$(KOUT)/.config kernel/$*.config >$(BUILD)/kernel-$*/merge_config.log 2>&1
+		$(KOUT)/.config $(BUILD)/keys/bare.config kernel/$*.config \
+		>$(BUILD)/kernel-$*/merge_config.log 2>&1
 	$(Q)$(call kmake,$(BUILD)/kernel-$*) olddefconfig >>$(BUILD)/kernel-$*/merge_config.log 2>&1
 	$(Q)tools/build/check-config.sh kernel/$*.config $(BUILD)/kernel-$*/.config
 	$(call msg,KERNEL,$(BUILD)/kernel-$*/arch/$(KARCH)/boot/$(KIMAGE_NAME))

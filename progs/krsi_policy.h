@@ -304,11 +304,19 @@ static __always_inline bool task_runs(struct task_struct *task, __u32 dev,
 /*
  * Is @file part of the appliance's image: a file of the root filesystem
  * (device @root_dev) while that filesystem is read-only?  /init remounts
- * it read-only before anything else runs, so nobody can add or change a
- * file there; should it ever become writable again, nothing on it counts
- * as the image any more.
+ * it read-only before it runs anything but itself and the image's tools,
+ * so nobody can add or change a file there; should it ever become
+ * writable again, nothing on it counts as the image any more.
+ *
+ * A policy the kernel attaches before init (make KRSI_BOOT_POLICIES) sees
+ * the root writable first, while /init sets up: until the policy first
+ * sees it read-only (*@sealed, one of its globals), the root's files are
+ * the image's, since nothing but /init and what it ran can have written
+ * them, and a kernel that carries its policies runs no other init (init=
+ * and rdinit= stop its boot, patch 0024).
  */
-static __always_inline bool is_image_file(struct file *file, __u32 root_dev)
+static __always_inline bool is_image_file(struct file *file, __u32 root_dev,
+					  bool *sealed)
 {
 	struct super_block *sb;
 
@@ -318,7 +326,13 @@ static __always_inline bool is_image_file(struct file *file, __u32 root_dev)
 	 * helper calls, and this runs on every exec and executable mmap.
 	 */
 	sb = file->f_inode->i_sb;
-	return sb->s_dev == root_dev && (sb->s_flags & SB_RDONLY);
+	if (sb->s_dev != root_dev)
+		return false;
+	if (sb->s_flags & SB_RDONLY) {
+		*sealed = true;
+		return true;
+	}
+	return !*sealed;
 }
 
 #endif

@@ -28,7 +28,11 @@
  *    proc_mem.force_override=never (kernel/krsi.config).
  *  - the root filesystem made writable again, by mount -o remount,rw /
  *    or by fspick() and fsconfig(FSCONFIG_CMD_RECONFIGURE): both end in
- *    reconfigure_super(), whose sb_remount refuses any remount of it.
+ *    reconfigure_super(), whose sb_remount refuses any remount of it once
+ *    it is read-only.  Attached by the kernel before init, the policy
+ *    sees the root writable while /init sets up, and lets /init remount
+ *    it read-only; until then only /init and what it runs can have
+ *    written there (is_image_file(), progs/krsi_policy.h).
  *  - io_uring, userfaultfd, SysV shm, process_vm_writev: not in this
  *    kernel (kernel/krsi.config).
  *
@@ -43,6 +47,8 @@
 
 /* The root filesystem's device (set by krsi before load). */
 KRSI_CONFIG_DEV(root_dev, "/");
+/* The root has been seen read-only (is_image_file()). */
+bool root_sealed;
 
 static const unsigned char *name_of(struct file *file)
 {
@@ -58,7 +64,7 @@ int BPF_PROG(no_tmp_exec, struct linux_binprm *bprm, int ret)
 
 	if (ret)
 		return ret;
-	if (!is_image_file(file, root_dev))
+	if (!is_image_file(file, root_dev, &root_sealed))
 		return deny("bprm_check_security", (const char *)name_of(file),
 			    EACCES);
 	return 0;
@@ -71,7 +77,7 @@ int BPF_PROG(no_tmp_mmap, struct file *file, unsigned long reqprot,
 	if (ret)
 		return ret;
 	/* Anonymous memory holds no file's code: that is wx's concern. */
-	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev))
+	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev, &root_sealed))
 		return deny("mmap_file", (const char *)name_of(file), EACCES);
 	return 0;
 }
@@ -84,7 +90,7 @@ int BPF_PROG(no_tmp_mprotect, struct vm_area_struct *vma,
 
 	if (ret)
 		return ret;
-	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev))
+	if ((prot & PROT_EXEC) && file && !is_image_file(file, root_dev, &root_sealed))
 		return deny("file_mprotect", (const char *)name_of(file), EACCES);
 	return 0;
 }
@@ -114,7 +120,9 @@ int BPF_PROG(no_tmp_remount, struct super_block *sb, void *mnt_opts, int ret)
 {
 	if (ret)
 		return ret;
-	if (BPF_CORE_READ(sb, s_dev) == root_dev)
+	/* Read-only, it stays so; /init makes it so (is_image_file()). */
+	if (BPF_CORE_READ(sb, s_dev) == root_dev &&
+	    (BPF_CORE_READ(sb, s_flags) & SB_RDONLY))
 		return deny("sb_remount", "the image's root filesystem", EPERM);
 	return 0;
 }

@@ -54,9 +54,15 @@ $(GEN)/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
 
 PACKS := $(patsubst %,$(GEN)/%.krsi,$(POLICIES))
 
-# The policies the kernel attaches before init, in that order (none by
-# default), one file for security/krsi/boot_policies.S.
-KRSI_BOOT_POLICIES ?=
+# The policies the kernel attaches before init, in that order, one file
+# for security/krsi/boot_policies.S: those of rootfs/etc/krsi/boot.conf
+# but protect_log, which guards the file system /init mounts for the log
+# (its device is known only then), and which /init attaches.  The kernel
+# holds them: nothing detaches them, and only a newer signed version
+# replaces one.  `make KRSI_BOOT_POLICIES=` builds a kernel that carries
+# none, as the tests' bare kernel is.
+KRSI_BOOT_POLICIES ?= no_module_load protect_init no_tmp_exec wx protect_secret \
+	audit_exec krsi_lock
 BOOT_PACKS := $(patsubst %,$(GEN)/%.krsi,$(KRSI_BOOT_POLICIES))
 
 $(GEN)/boot-policies.list: FORCE

@@ -25,7 +25,8 @@
  *    /etc/krsi or /etc away, or another directory over them (RENAME_EXCHANGE
  *    included): inode_rename on the directories, and inode_rmdir; mounting
  *    over /, /etc, /etc/krsi or the secret (mount --bind, a new tmpfs,
- *    MS_MOVE, and remount of / to make it writable): sb_mount; the same
+ *    MS_MOVE, and remount of / to make it writable; a remount read-only,
+ *    /init's, leads nowhere else): sb_mount; the same
  *    with the new mount API (open_tree() or fsmount(), then
  *    move_mount()): move_mount; chroot() and pivot_root(), which give a
  *    process another /: path_chroot, sb_pivotroot.
@@ -42,6 +43,9 @@
  */
 #define POLICY "protect_secret"
 #include "krsi_policy.h"
+
+#define MS_RDONLY	1	/* <linux/mount.h> */
+#define MS_REMOUNT	32
 
 /* The secret, its directories from its own up to /, and the one program
  * allowed to read it (set by krsi before load).
@@ -181,6 +185,9 @@ int BPF_PROG(secret_mount, const char *dev_name, const struct path *path,
 {
 	if (ret)
 		return ret;
+	/* Made read-only, a path leads where it led (/init's remount of /). */
+	if ((flags & MS_REMOUNT) && (flags & MS_RDONLY))
+		return 0;
 	if (on_secret_path(BPF_CORE_READ(path, dentry)))
 		return deny("sb_mount", "on the path of " SECRET, EPERM);
 	return 0;

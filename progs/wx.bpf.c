@@ -53,6 +53,8 @@
 
 /* The root filesystem's device (set by krsi before load). */
 KRSI_CONFIG_DEV(root_dev, "/");
+/* The root has been seen read-only (is_image_file()). */
+bool root_sealed;
 
 static bool is_wx(unsigned long prot)
 {
@@ -71,7 +73,7 @@ int BPF_PROG(wx_mmap, struct file *file, unsigned long reqprot,
 		return 0;
 	if (!file)
 		return deny("mmap_file", "executable anonymous memory", EACCES);
-	if (!is_image_file(file, root_dev))
+	if (!is_image_file(file, root_dev, &root_sealed))
 		return deny("mmap_file", "executable mapping of a writable file",
 			    EACCES);
 	return 0;
@@ -94,7 +96,7 @@ int BPF_PROG(wx_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
 		return deny("file_mprotect", "exec on a writable mapping", EACCES);
 	if (!file)
 		return deny("file_mprotect", "exec on anonymous memory", EACCES);
-	if (!is_image_file(file, root_dev))
+	if (!is_image_file(file, root_dev, &root_sealed))
 		return deny("file_mprotect", "exec on a writable file", EACCES);
 	if (BPF_CORE_READ(vma, anon_vma))
 		return deny("file_mprotect", "exec on written pages", EACCES);

@@ -221,6 +221,8 @@ int proc_start_time(pid_t pid, unsigned long long *start);
 struct held_policy {
 	__u32 version;
 	unsigned long long load_id;
+	unsigned long long time_ns;	/* CLOCK_BOOTTIME of the load */
+	__u32 pid, uid;			/* who wrote it; 0, 0: the kernel */
 	char links[512];	/* their ids, separated by spaces */
 };
 
@@ -232,6 +234,11 @@ int signed_held(const char *name, struct held_policy *held);
  * errno (-ENOENT: not held, or no such object).
  */
 int held_fd(const struct policy *p, const char *obj, __u32 flags);
+/* Does the kernel hold @p?  (It keeps only the maps @p's programs use.) */
+bool policy_held(const struct policy *p);
+/* What the kernel says of its load of @p, as the map origin would. */
+struct krsi_origin;
+int held_origin(const struct policy *p, struct krsi_origin *o);
 
 /* 1 locked, 0 not, or a negative errno when there is no lock to ask (lock.c). */
 int krsi_locked(void);

@@ -693,6 +693,10 @@ static void take_origin(struct ring *r)
 				r->origin.load_id;
 		close(fd);
 	}
+	/* A policy the kernel holds, which nobody writes origin of: the
+	 * kernel says who loaded it (signed.c). */
+	if (!r->has_origin && !held_origin(r->p, &r->origin))
+		r->has_origin = true;
 	if (!r->has_origin)
 		emit_reader("error", 0, "%s: who attached it is unknown (map origin: %s)",
 			    r->p->name, fd < 0 ? errname(-fd) : "not written");
@@ -798,6 +802,9 @@ static int add_policy(const struct policy *p)
 		__u32 type, entries, id;
 		int fd = policy_map_fd(p, p->maps[i].name, BPF_F_RDONLY);
 
+		/* Held by the kernel, it kept only the maps its programs use. */
+		if (fd == -ENOENT && policy_held(p))
+			continue;
 		if (fd < 0) {
 			err = fd;
 			break;

@@ -75,9 +75,9 @@ static int signed_each(int argc, char **argv)
 /* Is @name a policy the kernel holds?  Only a signed one replaces it. */
 static bool held(const char *name)
 {
-	struct held_policy held;
+	struct held_policy h;
 
-	return signed_held(name, &held) > 0;
+	return signed_held(name, &h) > 0;
 }
 
 /* Locked: a name is attached signed, the one way the lock leaves. */

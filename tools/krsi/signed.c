@@ -22,6 +22,7 @@
 #include "errname.h"
 #include "hookfile.h"
 #include "krsi.h"
+#include "krsi_event.h"
 #include "sysbpf.h"
 
 /* The policy @what names: a path, or a policy make signed for the image. */
@@ -72,8 +73,10 @@ int signed_held(const char *name, struct held_policy *held)
 		char lname[KRSI_POLICY_NAME_LEN + 1];
 		int off = 0;
 
-		if (sscanf(line, "%32s %u %llx%n", lname, &held->version,
-			   &held->load_id, &off) != 3 || strcmp(lname, name))
+		if (sscanf(line, "%32s %u %llx %llu %u %u%n", lname,
+			   &held->version, &held->load_id, &held->time_ns,
+			   &held->pid, &held->uid, &off) != 6 ||
+		    strcmp(lname, name))
 			continue;
 		snprintf(held->links, sizeof(held->links), "%s",
 			 line[off] == ' ' ? line + off + 1 : "");
@@ -235,6 +238,13 @@ static int prog_map(int prog_fd, const char *name, __u32 flags)
 	return -ENOENT;
 }
 
+bool policy_held(const struct policy *p)
+{
+	struct held_policy held;
+
+	return signed_held(p->name, &held) > 0;
+}
+
 int held_fd(const struct policy *p, const char *obj, __u32 flags)
 {
 	struct held_policy held;
@@ -270,4 +280,43 @@ int held_fd(const struct policy *p, const char *obj, __u32 flags)
 			close(link_fd);
 	}
 	return fd;
+}
+
+int held_origin(const struct policy *p, struct krsi_origin *o)
+{
+	struct held_policy held;
+	char *id, *save;
+	int err = signed_held(p->name, &held);
+
+	if (err <= 0)
+		return err ? err : -ENOENT;
+	memset(o, 0, sizeof(*o));
+	o->load_id = held.load_id;
+	o->time_ns = held.time_ns;
+	o->version = held.version;
+	o->pid = held.pid;
+	o->uid = held.uid;
+	/* The kernel keeps who, not with what: its own, or a write's. */
+	snprintf(o->exe, sizeof(o->exe), "%s", held.pid ?
+		 "(written to " KRSI_POLICIES_FILE ")" : "(the kernel, at boot)");
+	for (id = strtok_r(held.links, " ", &save);
+	     id && o->nr_progs < KRSI_ORIGIN_PROGS;
+	     id = strtok_r(NULL, " ", &save)) {
+		struct krsi_origin_prog *prog = &o->progs[o->nr_progs];
+		struct krsi_link_info link;
+		int fd = get_fd_by_id(BPF_LINK_GET_FD_BY_ID, atoi(id), 0);
+
+		err = fd < 0 ? fd : krsi_link_info(fd, &link);
+		if (fd >= 0)
+			close(fd);
+		if (err)
+			return err;
+		/* NUL-padded, as the policies write it: o was zeroed. */
+		memcpy(prog->hook, link.hook,
+		       strnlen(link.hook, sizeof(prog->hook) - 1));
+		prog->prog_id = link.prog_id;
+		prog->link_id = link.link_id;
+		o->nr_progs++;
+	}
+	return 0;
 }

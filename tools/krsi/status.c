@@ -71,16 +71,12 @@ static void print_links(const struct policy *p, bool json)
 	struct krsi_link_info info;
 	struct held_policy held;
 	size_t i;
-
 	/* Held by the kernel (signed.c): its version, which only grows. */
-	if (signed_held(p->name, &held) > 0) {
-		if (json)
-			printf(",\"held\":{\"version\":%u,\"load_id\":\"%016llx\"}",
-			       held.version, held.load_id);
-		else
-			printf("%18s held by the kernel: signed, version %u\n", "",
-			       held.version);
-	}
+	int is_held = signed_held(p->name, &held) > 0;
+
+	if (is_held && !json)
+		printf("%18s held by the kernel: signed, version %u\n", "",
+		       held.version);
 	printf(json ? ",\"links\":[" : "%18s links:", "");
 	for (i = 0; i < p->nr_progs; i++) {
 		int err = policy_link(p, i, &info);
@@ -104,6 +100,9 @@ static void print_links(const struct policy *p, bool json)
 		}
 	}
 	printf(json ? "]" : "\n");
+	if (is_held && json)
+		printf(",\"held\":{\"version\":%u,\"load_id\":\"%016llx\"}",
+		       held.version, held.load_id);
 }
 
 /*

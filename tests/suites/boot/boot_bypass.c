@@ -1157,32 +1157,32 @@ int main(void)
 	stop_krsi_secret(holder, drain);
 
 	/* The lock, as root. */
-	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/execs", 0);
+	fd = obj_get("/sys/fs/bpf/krsi/protect_log/denials", 0);
 	check_err(fd < 0 ? fd : 0, -EPERM, "krsi_lock: writable descriptor of a pinned map");
 	if (fd >= 0)
 		close(fd);
-	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/lost", BPF_F_RDONLY);
+	fd = obj_get("/sys/fs/bpf/krsi/protect_log/lost", BPF_F_RDONLY);
 	check(fd >= 0, "krsi_lock: read-only descriptor still allowed: %s",
 	      fd < 0 ? errname(-fd) : "ok");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_UPDATE_ELEM, fd), -EPERM,
-		  "krsi_lock: BPF_MAP_UPDATE_ELEM of audit_exec's lost counter");
+		  "krsi_lock: BPF_MAP_UPDATE_ELEM of protect_log's lost counter");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_DELETE_ELEM, fd), -EPERM,
 		  "krsi_lock: BPF_MAP_DELETE_ELEM");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_FREEZE, fd), -EPERM,
 		  "krsi_lock: BPF_MAP_FREEZE");
 	if (fd >= 0)
 		close(fd);
-	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/execs", BPF_F_RDONLY);
+	fd = obj_get("/sys/fs/bpf/krsi/protect_log/denials", BPF_F_RDONLY);
 	check(fd >= 0 && mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
 	      MAP_FAILED && errno == EACCES,
 	      "krsi_lock: no writable mapping of a ring buffer's consumer page");
 	if (fd >= 0)
 		close(fd);
-	check_err(sys_err(unlink("/sys/fs/bpf/krsi/wx/wx_mmap")), -EPERM,
+	check_err(sys_err(unlink("/sys/fs/bpf/krsi/protect_log/log_open")), -EPERM,
 		  "krsi_lock: unlink a pin");
-	check_err(sys_err(rename("/sys/fs/bpf/krsi/wx", "/sys/fs/bpf/krsi/wx_old")), -EPERM,
+	check_err(sys_err(rename("/sys/fs/bpf/krsi/protect_log", "/sys/fs/bpf/krsi/protect_log_old")), -EPERM,
 		  "krsi_lock: rename a policy's pins");
-	fd = obj_get("/sys/fs/bpf/krsi/audit_exec/lost", BPF_F_RDONLY);
+	fd = obj_get("/sys/fs/bpf/krsi/protect_log/lost", BPF_F_RDONLY);
 	{
 		union bpf_attr attr;
 

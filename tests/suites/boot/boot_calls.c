@@ -143,13 +143,13 @@ static __u32 socket_filter_id(void)
 	return id;
 }
 
-/* BPF_LINK_UPDATE or BPF_LINK_DETACH of wx's pinned link of wx_mmap. */
+/* BPF_LINK_UPDATE or BPF_LINK_DETACH of protect_log's pinned link of log_open. */
 static int change_link(int cmd)
 {
 	union bpf_attr attr;
 	int link, err;
 
-	link = obj_get("/sys/fs/bpf/krsi/wx/wx_mmap");
+	link = obj_get("/sys/fs/bpf/krsi/protect_log/log_open");
 	if (link < 0)
 		return -ECHILD;
 	memset(&attr, 0, sizeof(attr));
@@ -230,9 +230,9 @@ int main(void)
 		  "lock: prctl(PR_SET_MM_EXE_FILE) to /usr/bin/krsi");
 	close(fd);
 	/* New names for pins would make a policy look attached. */
-	check_err(link("/sys/fs/bpf/krsi/wx/wx_mmap", "/sys/fs/bpf/krsi/extra") ?
+	check_err(link("/sys/fs/bpf/krsi/protect_log/log_open", "/sys/fs/bpf/krsi/extra") ?
 		  -errno : 0, -EPERM, "lock: link() of a pin to a new name");
-	check_err(symlink("/sys/fs/bpf/krsi/wx", "/sys/fs/bpf/krsi/no_setuid") ?
+	check_err(symlink("/sys/fs/bpf/krsi/protect_log", "/sys/fs/bpf/krsi/no_setuid") ?
 		  -errno : 0, -EPERM, "lock: symlink() in /sys/fs/bpf");
 	check_err(mkdir("/sys/fs/bpf/krsi/no_setuid", 0700) ? -errno : 0, -EPERM,
 		  "lock: mkdir() in /sys/fs/bpf");

@@ -141,10 +141,14 @@ check "lock: bpftool prog show of wx_mmap by its id still works" \
 	sh -c "bpftool prog show id ${wx_ids% *} | grep -q '^${wx_ids% *}: lsm  name wx_mmap '"
 check "lock: bpftool link show still works, with wx_mmap's hook" \
 	sh -c "bpftool link show | grep -q '^${wx_ids#* }: krsi  prog ${wx_ids% *}  hook mmap_file'"
+# protect_log is the boot policy /init attaches, and pins; the others are
+# the kernel's (tests/suites/boot/boot_held.sh).
 check_fails "lock: bpftool map dump, which asks for a writable map, is refused" \
-	bpftool map dump pinned /sys/fs/bpf/krsi/wx/policy_mode
+	bpftool map dump pinned /sys/fs/bpf/krsi/protect_log/policy_mode
 check_fails "lock: bpftool link detach refused" \
-	bpftool link detach pinned /sys/fs/bpf/krsi/wx/wx_mmap
+	bpftool link detach pinned /sys/fs/bpf/krsi/protect_log/log_open
+check_fails "lock: bpftool link detach of a link the kernel holds refused" \
+	bpftool link detach id "${wx_ids#* }"
 check "lock: wx_mmap's link is still attached" \
 	sh -c "bpftool link show id ${wx_ids#* } | grep -q 'hook mmap_file'"
 check_fails "lock: krsi audit refused, the mode is frozen" krsi audit wx

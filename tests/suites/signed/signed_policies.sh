@@ -1,30 +1,27 @@
 #!/bin/sh
-# Booted locked, without protect_secret (tests/suites.tab): after the lock
-# a policy changes only through the kernel's loader of signed policies
-# (patch 0023), and only for a newer one signed by the build's key; every
-# other is refused with its own errno and a kernel log line.  The image
-# has every policy signed as version 1 (/usr/lib/krsi); /tests has
-# protect_secret as versions 2 and 3, version 2 unsigned and signed by
-# another key (tests/tests.mk).
+# Booted with the appliance's kernel, which attached its boot policies,
+# protect_secret among them, before /init; /init attached protect_log and
+# locked (tests/suites.tab).  After the lock a policy changes only through
+# the kernel's loader of signed policies (patch 0023), and only for a
+# newer one signed by the build's key; every other is refused with its
+# own errno and a kernel log line.  The image has every policy signed as
+# version 1 (/usr/lib/krsi); /tests has protect_secret as versions 2 and
+# 3, version 2 unsigned and signed by another key (tests/tests.mk).
 . /tests/lib.sh
 
 as_demo() { su demo -c "$*"; }
 policies=/sys/kernel/security/krsi/policies
 held() { grep "^protect_secret $1 " "$policies"; }
-logged() { dmesg | grep -q "krsi: policy protect_secret $1"; }
-links() { sed -n 's/^protect_secret [0-9]* [0-9a-f]* //p' "$policies"; }
+logged() { dmesg | grep -q "krsi: policy $1"; }
+links() { sed -n 's/^protect_secret [0-9]* [0-9a-f]* [0-9]* [0-9]* [0-9]* //p' "$policies"; }
 
 check "signed: locked" sh -c 'krsi status | grep -q "^lock: *locked until reboot"'
-check "signed: the kernel holds no policy yet" test ! -s "$policies"
-check "signed: the demo user reads the secret without protect_secret" \
-	as_demo cat /etc/krsi/secret
-
-# Attached after the lock: signed, through the kernel.
-expect 0 "signed: krsi attach protect_secret after the lock" krsi attach protect_secret
-says "through the kernel" || echo "not ok signed: attach says it goes through the kernel"
-check "signed: the kernel holds protect_secret version 1" held 1
+check "signed: the kernel holds protect_secret version 1, since boot" held "1 [0-9a-f]* [0-9]* 0 0"
 check "signed: the kernel log says it attached its 12 programs" \
-	logged "version 1 from user space: 12 programs attached"
+	logged "protect_secret version 1 from the kernel: 12 programs attached"
+check "signed: krsi.policies= named protect_log and krsi_lock only; the rest are the kernel's" \
+	sh -c 'for p in no_module_load protect_init no_tmp_exec wx audit_exec; do
+		krsi status | grep -q "^  $p *attached" || exit 1; done'
 check_fails "signed: the demo user cannot read the secret" as_demo cat /etc/krsi/secret
 check "signed: the hook file lists its program" grep -qx secret_open /sys/kernel/security/bpf/file_open
 check "signed: krsi status says the kernel holds it" \
@@ -34,6 +31,16 @@ check "signed: krsi status reads its mode after the lock" \
 check "signed: bpftool shows its links with their hooks" \
 	sh -c 'bpftool link show | grep -q "hook file_open"'
 before=$(links)
+
+# A policy nobody attached, attached after the lock: signed, through the
+# kernel.  no_setuid refuses a set-user-ID bit, root's too.
+touch /tmp/suid
+check "signed: before no_setuid, root may set a set-user-ID bit" chmod u+s /tmp/suid
+expect 0 "signed: krsi attach no_setuid after the lock" krsi attach no_setuid
+says "through the kernel" || echo "not ok signed: attach says it goes through the kernel"
+check "signed: the kernel holds no_setuid, written by root" \
+	grep -q "^no_setuid 1 [0-9a-f]* [0-9]* [1-9][0-9]* 0 " "$policies"
+check_fails "signed: after, root may not" chmod u+s /tmp/suid
 
 # Refused, each with its errno and a kernel log line; version 1 stays.
 cp /tests/protect_secret-v2.krsi /tmp/tampered.krsi
@@ -52,7 +59,7 @@ for c in "unsigned:ENODATA:not signed:-61" \
 	expect 1 "signed: a $what version 2 is refused" krsi replace "$file"
 	says "$errno" || echo "not ok signed: $what: krsi says $errno: $(cat "$expect_out")"
 	check "signed: the kernel log says why ($what)" \
-		logged "version 2 (unverified) from user space refused: .*$why.*($code)"
+		logged "protect_secret version 2 (unverified) from user space refused: .*$why.*($code)"
 done
 check "signed: after the refusals the kernel still holds version 1" held 1
 check_fails "signed: and the demo user still cannot read the secret" \
@@ -71,13 +78,13 @@ expect 0 "signed: version 2 replaces version 1" krsi replace /tests/protect_secr
 sleep 1
 touch /tmp/hammer.stop
 wait "$hammer"
-check "signed: the kernel holds version 2" held 2
+check "signed: the kernel holds version 2, written by root" held "2 [0-9a-f]* [0-9]* [1-9][0-9]* 0"
 check "signed: the demo user tried during the replacement" \
 	grep -q "^tries [1-9]" /tmp/hammer.out
 check_fails "signed: no attempt read the secret" grep -q LEAK /tmp/hammer.out
 check "signed: replaced in place: the same links" test "$(links)" = "$before"
 check "signed: the kernel log says version 2 attached" \
-	logged "version 2 from user space: 12 programs attached"
+	logged "protect_secret version 2 from user space: 12 programs attached"
 
 # No rollback, not even to the same version.
 expect 1 "signed: version 1 (the image's) does not roll version 2 back" \
@@ -85,7 +92,7 @@ expect 1 "signed: version 1 (the image's) does not roll version 2 back" \
 says "holds version 2 of protect_secret; this is version 1" ||
 	echo "not ok signed: the rollback's refusal names both versions: $(cat "$expect_out")"
 check "signed: the kernel log says a rollback was refused" \
-	logged "version 1 from user space refused: .*no higher.*(-116)"
+	logged "protect_secret version 1 from user space refused: .*no higher.*(-116)"
 expect 1 "signed: version 2 again is refused" krsi replace /tests/protect_secret-v2.krsi
 says ESTALE || echo "not ok signed: version 2 again: ESTALE: $(cat "$expect_out")"
 expect 0 "signed: version 3 replaces version 2" krsi replace /tests/protect_secret-v3.krsi

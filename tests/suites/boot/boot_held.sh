@@ -1,0 +1,45 @@
+#!/bin/sh
+# Booted with the appliance's kernel, which carries the boot policies
+# (make KRSI_BOOT_POLICIES, patch 0024): attached by the kernel before
+# /init ran, held by it (no pins), and everything works as for a policy
+# /init attaches: the reader has their buffers from their first record,
+# /init's own exec included, and says who loaded them.
+. /tests/lib.sh
+
+policies=/sys/kernel/security/krsi/policies
+boot="no_module_load protect_init no_tmp_exec wx protect_secret audit_exec krsi_lock"
+
+check "held: the kernel log says how many programs it attached before init" \
+	sh -c 'dmesg | grep -q "krsi: [1-9][0-9]* programs of 7 policies attached before init"'
+n=$(dmesg | sed -n 's/.*krsi: \([0-9]*\) programs of 7 policies attached before init.*/\1/p')
+sum=0
+for p in $boot; do
+	check "held: the kernel holds $p, version 1, loaded by itself (pid 0)" \
+		grep -q "^$p 1 [0-9a-f]* [0-9]* 0 0 " "$policies"
+	links=$(sed -n "s/^$p 1 [0-9a-f]* [0-9]* 0 0 //p" "$policies" | wc -w)
+	sum=$((sum + links))
+done
+check "held: in the order it attached them" \
+	test "$(cut -d' ' -f1 "$policies" | tr '\n' ' ')" = "$boot "
+check "held: the log line's count is the sum of their links ($n)" test "$n" = "$sum"
+check_fails "held: no pins for them" test -e /sys/fs/bpf/krsi/audit_exec
+check "held: protect_log, which /init attaches, has its pins" test -e /sys/fs/bpf/krsi/protect_log
+check "held: krsi status says the kernel holds audit_exec" \
+	sh -c 'krsi status | grep -A1 "^  audit_exec " | grep -q "held by the kernel: signed, version 1"'
+
+# The reader had audit_exec's buffer from its first record: /init's own
+# exec, which the kernel ran, by PID 1.
+krsi events --json >/tmp/held.events
+check "held: /init's own exec is in the audit log, by PID 1" \
+	grep -q '"pid":1,.*"event":"exec","file":"/init"' /tmp/held.events
+t_load=$(sed -n 's/^audit_exec 1 [0-9a-f]* \([0-9]*\) .*/\1/p' "$policies")
+t_exec=$(grep -m 1 '"event":"exec","file":"/init"' /tmp/held.events |
+	sed -n 's/.*"time_ns":\([0-9]*\),.*/\1/p')
+check "held: audit_exec was loaded ($t_load ns) before /init's exec ($t_exec ns)" \
+	test "${t_load:-x}" -lt "${t_exec:-0}"
+check "held: and it is the first exec audit_exec recorded" \
+	sh -c 'grep "\"event\":\"exec\"" /tmp/held.events | head -n 1 | grep -q "\"file\":\"/init\""'
+check "held: the reader says the kernel loaded audit_exec" \
+	sh -c 'grep "\"event\":\"origin\"" /tmp/held.events | grep "\"policy\":\"audit_exec\"" |
+		grep -q "the kernel, at boot"'
+check_exit
