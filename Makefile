@@ -118,7 +118,7 @@ LDFLAGS := -static -s
 BPF_CFLAGS := $(BPF_TARGET) -O2 -g -Wall -Werror \
 	      -I$(GEN) -I$(SYSROOT)/include -Iprogs
 
-.PHONY: all kernel userspace run test test-build bench lab check-series selftests \
+.PHONY: all kernel userspace run test test-build bench lab check-series selftests sign-policy \
 	selftests-v1 selftests-debian deps build-times clean distclean help FORCE
 
 # Keep intermediate files (BPF objects between sources and skeletons), so
@@ -140,6 +140,9 @@ help:
 	@echo "                build in build/arm64 and image/arm64, boot, its suites alone"
 	@echo "make lab N      build and boot lab N (labs/): its checker says which route got through"
 	@echo "make bench      what KRSI costs per hooked call, against trampolines"
+	@echo "make sign-policy FILE=F  sign F, a policy packed elsewhere, with the build's key"
+	@echo "                (make signs every policy it builds: /usr/lib/krsi in the image)"
+	@echo "make KRSI_BOOT_POLICIES='a b'  the policies the kernel attaches before /init"
 	@echo "make check-series  build the kernel after each patch, and without KRSI"
 	@echo "make selftests  the kernel's BPF selftests with and without the series, compared"
 	@echo "make selftests-v1  the series' KRSI selftests on v1 (6dbe1e6), where each must fail"

@@ -54,6 +54,17 @@ $(GEN)/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
 
 PACKS := $(patsubst %,$(GEN)/%.krsi,$(POLICIES))
 
+# What the demo updates a boot policy with after the lock: protect_secret
+# as version 2 (krsi-pack -V), in /usr/lib/krsi/updates.
+UPDATES := $(GEN)/updates/protect_secret-v2.krsi
+
+$(GEN)/updates/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
+	$(call msg,PACK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)n=$*; $(TARGET_RUN) $(PACK) -V $${n##*-v} $${n%-v*} $@.tmp
+	$(Q)$(call sign,$@.tmp)
+	$(Q)mv $@.tmp $@
+
 # The policies the kernel attaches before init, in that order, one file
 # for security/krsi/boot_policies.S: those of rootfs/etc/krsi/boot.conf
 # but protect_log, which guards the file system /init mounts for the log
@@ -73,3 +84,15 @@ $(GEN)/boot-policies.list: FORCE
 $(GEN)/boot-policies.bin: $(GEN)/boot-policies.list $(BOOT_PACKS) $(PACK)
 	$(call msg,PACK,$@)
 	$(Q)$(TARGET_RUN) $(PACK) --boot $@ $(BOOT_PACKS)
+
+# make sign-policy FILE=F: sign F, a policy packed elsewhere (krsi-pack, or
+# an image's /usr/lib/krsi), with the build's key, in place, as make signs
+# its own.  A file signed already gets a second signature the kernel does
+# not read: sign an unsigned one.
+sign-policy: $(BUILD)/kernel.stamp $(SIGNING_KEY)
+	$(Q)test -n "$(FILE)" -a -f "$(FILE)" || \
+		{ echo "usage: make sign-policy FILE=path-of-a-policy" >&2; exit 2; }
+	$(Q)if tail -c 28 "$(FILE)" | grep -q "~Module signature appended~"; then \
+		echo "sign-policy: $(FILE) is signed already" >&2; exit 1; fi
+	$(Q)$(call sign,$(FILE))
+	$(Q)echo "signed $(FILE) with $(SIGNING_KEY)"

@@ -79,10 +79,10 @@ ROOTFS_FILES := $(shell find rootfs init -type f 2>/dev/null)
 
 $(IMAGE)/initramfs.cpio.gz: $(ROOTFS_FILES) $(patsubst %,$(BIN)/%,$(TOOLS) $(DYN_TOOLS)) \
 		$(BPFTOOL) $(BUILD)/gen_init_cpio tools/build/mkinitramfs.sh $(DEBROOT_STAMP) \
-		$(PACKS)
+		$(PACKS) $(UPDATES)
 	$(call msg,CPIO,$@)
 	$(Q)mkdir -p $(IMAGE)
-	$(Q)TARGET_RUN="$(TARGET_RUN)" KRSI_PACKS="$(PACKS)" \
+	$(Q)TARGET_RUN="$(TARGET_RUN)" KRSI_PACKS="$(PACKS)" KRSI_UPDATES="$(UPDATES)" \
 		tools/build/mkinitramfs.sh $(BUILD)/gen_init_cpio $@ \
 		$(BUSYBOX) rootfs init/init $(BIN) $(MUSL_LOADER) \
 		$(BPFTOOL)

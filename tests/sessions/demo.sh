@@ -57,9 +57,17 @@ for denied in "can't create '/busybox': Read-only file system" \
 	"/mem': Permission denied (exit 1)" \
 	"mount: permission denied (are you root?) (exit 1)" \
 	"renice: setpriority: Operation not permitted" \
-	"rm: can't remove '/sys/fs/bpf/krsi/wx/wx_mmap': Operation not permitted"; do
+	"rm: can't remove '/sys/fs/bpf/krsi/protect_log/log_open': Operation not permitted"; do
 	shown "attacker's try denied: $denied" -F "$denied"
 done
+# Signed updates: version 2 replaces the boot policy, version 1 (the
+# image's) does not roll it back, a changed copy is refused.
+shown "a signed version 2 replaces protect_secret after the lock" \
+	-F "krsi: protect_secret version 2, signed, held by the kernel (exit 0)"
+shown "the policies file says version 2" -F -e "-> protect_secret 2 (exit 0)"
+shown "a rollback to version 1 is refused, with both versions" \
+	-F "the kernel holds version 2 of protect_secret; this is version 1"
+shown "a changed update is refused" -F "it was changed after it was signed"
 if grep -q "^    event .* protect_secret denied EACCES: file_open /etc/krsi/secret" "$clean" &&
 	grep -q "^        protect_secret: one file only root and one program may read" "$clean"; then
 	echo "ok demo: the demo user learns why (krsi why)"

@@ -7,7 +7,8 @@
 #
 # Every file of BINDIR goes to /usr/bin, every SBIN_FILE to /usr/sbin, and
 # every file of KRSI_PACKS (in the environment: the signed policies) to
-# /usr/lib/krsi.
+# /usr/lib/krsi, and of KRSI_UPDATES (the demo's newer versions) to
+# /usr/lib/krsi/updates.
 # BUSYBOX is the target's: for another architecture, TARGET_RUN in the
 # environment is how the host runs it (qemu-s390x-static), to list its
 # applets.
@@ -30,7 +31,7 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	# before its own subdirectories): the fixed ones and those of rootfs/.
 	{
 		printf '%s\n' /bin /sbin /lib /usr /usr/bin /usr/sbin /usr/lib \
-			/usr/lib/krsi /dev /proc /sys /tmp /run /root /home \
+			/usr/lib/krsi /usr/lib/krsi/updates /dev /proc /sys /tmp /run /root /home \
 			/home/demo /etc /var
 		(cd "$rootfs" && find . -mindepth 1 -type d | sed 's|^\.||')
 	} | sort -u | while read -r d; do
@@ -55,6 +56,9 @@ trap 'rm -f "$list" "$list.cpio"' EXIT
 	done
 	for pack in ${KRSI_PACKS:-}; do
 		echo "file /usr/lib/krsi/$(basename "$pack") $pack 0644 0 0"
+	done
+	for pack in ${KRSI_UPDATES:-}; do
+		echo "file /usr/lib/krsi/updates/$(basename "$pack") $pack 0644 0 0"
 	done
 	# rootfs/ files keep their executable bit; everything else is
 	# read-only for others.

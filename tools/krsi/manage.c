@@ -80,11 +80,17 @@ static bool held(const char *name)
 	return signed_held(name, &h) > 0;
 }
 
-/* Locked: a name is attached signed, the one way the lock leaves. */
+/*
+ * Signed, through the kernel: a path names a signed policy; once locked,
+ * a name is attached signed too, the one way the lock leaves.
+ */
 static bool use_signed(int argc, char **argv)
 {
 	int i;
 
+	for (i = 0; i < argc; i++)
+		if (strchr(argv[i], '/'))
+			return true;
 	if (krsi_locked() <= 0)
 		return false;
 	for (i = 0; i < argc; i++)

@@ -5,6 +5,8 @@
 # back from the audit log with `krsi events`.
 
 events=/tmp/demo-events
+# The updates make signs for the demo (tools/tools.mk).
+KRSI_UPDATES=/usr/lib/krsi/updates
 
 # run WHO COMMAND: run COMMAND with sh -c as root or as the demo user and
 # print its first line of output or error, and its exit status.
@@ -96,8 +98,23 @@ scenario krsi_lock
 run root "krsi status | head -n 2 | tail -n 1"
 run root "krsi detach wx"
 attack "hide a policy from krsi status"
-run root "rm /sys/fs/bpf/krsi/wx/wx_mmap"
+run root "rm /sys/fs/bpf/krsi/protect_log/log_open"
 show
+
+# The one change the lock leaves: a newer version, signed with the
+# build's key, through the kernel (docs/policies.md, "Signed updates").
+echo
+echo "--- signed updates: after the lock, only a newer signed policy replaces one"
+run root "grep ^protect_secret /sys/kernel/security/krsi/policies | cut -d' ' -f1,2"
+run root "krsi replace $KRSI_UPDATES/protect_secret-v2.krsi"
+run demo cat /etc/krsi/secret
+run root "grep ^protect_secret /sys/kernel/security/krsi/policies | cut -d' ' -f1,2"
+attack "roll back to the image's older, signed version"
+run root "krsi replace protect_secret 2>/tmp/err; s=\$?; sed -n 2p /tmp/err; exit \$s"
+attack "an update changed after it was signed"
+cp $KRSI_UPDATES/protect_secret-v2.krsi /tmp/t
+printf KRSI | dd of=/tmp/t bs=1 seek=4096 conv=notrunc 2>/dev/null
+run root "krsi replace /tmp/t 2>/tmp/err; s=\$?; sed -n 2p /tmp/err; exit \$s"
 
 scenario audit_exec
 run demo "ls /etc/krsi"
