@@ -221,7 +221,7 @@ int main(void)
 	check_err(fd < 0 ? fd : 0, -EPERM, "lock: BPF_OBJ_GET of a pinned socket filter");
 	if (fd >= 0)
 		close(fd);
-	check_err(change_link(BPF_LINK_UPDATE), -EPERM, "lock: BPF_LINK_UPDATE of wx's link");
+	check_err(change_link(BPF_LINK_UPDATE), -EPERM, "lock: BPF_LINK_UPDATE of protect_log's link");
 	/* Passing for /usr/bin/krsi: refused before the kernel looks at it
 	 * (without the lock, EBUSY: this process's executable is mapped).
 	 */
@@ -236,7 +236,7 @@ int main(void)
 		  -errno : 0, -EPERM, "lock: symlink() in /sys/fs/bpf");
 	check_err(mkdir("/sys/fs/bpf/krsi/no_setuid", 0700) ? -errno : 0, -EPERM,
 		  "lock: mkdir() in /sys/fs/bpf");
-	check_err(change_link(BPF_LINK_DETACH), -EPERM, "lock: BPF_LINK_DETACH of wx's link");
+	check_err(change_link(BPF_LINK_DETACH), -EPERM, "lock: BPF_LINK_DETACH of protect_log's link");
 
 	unlink(TMP_PROG);
 	return check_exit();

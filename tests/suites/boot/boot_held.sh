@@ -22,6 +22,11 @@ done
 check "held: in the order it attached them" \
 	test "$(cut -d' ' -f1 "$policies" | tr '\n' ' ')" = "$boot "
 check "held: the log line's count is the sum of their links ($n)" test "$n" = "$sum"
+# Before the lock, which would refuse them anyway (setup/before_lock).
+check "held: before the lock, BPF_LINK_DETACH of each of their $sum links gave EPERM" \
+	sh -c "[ \$(wc -l </run/held_links.txt) = $sum ] && ! grep -qv '^[0-9]* -1 ' /run/held_links.txt"
+check "held: and BPF_LINK_UPDATE EPERM" \
+	sh -c "[ \$(wc -l </run/held_links.txt) = $sum ] && ! grep -qv ' -1\$' /run/held_links.txt"
 check_fails "held: no pins for them" test -e /sys/fs/bpf/krsi/audit_exec
 check "held: protect_log, which /init attaches, has its pins" test -e /sys/fs/bpf/krsi/protect_log
 check "held: krsi status says the kernel holds audit_exec" \
