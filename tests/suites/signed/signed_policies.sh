@@ -16,12 +16,12 @@ logged() { dmesg | grep -q "krsi: policy $1"; }
 links() { sed -n 's/^protect_secret [0-9]* [0-9a-f]* [0-9]* [0-9]* [0-9]* //p' "$policies"; }
 
 check "signed: locked" sh -c 'krsi status | grep -q "^lock: *locked until reboot"'
-if [ -s "$policies" ]; then
+if [ -n "$(cat "$policies")" ]; then
 	# The appliance's kernel, which carries the boot policies.
 	check "signed: the kernel holds protect_secret version 1, since boot" \
 		held "1 [0-9a-f]* [0-9]* 0 0"
 	check "signed: the kernel log says it attached its 12 programs" \
-		logged "protect_secret version 1 from the kernel: 12 programs attached"
+		logged "protect_secret version 1 from the kernel (pid 1 uid 0 [^)]*): 12 programs attached"
 	check "signed: krsi.policies= named protect_log and krsi_lock only; the rest are the kernel's" \
 		sh -c 'for p in no_module_load protect_init no_tmp_exec wx audit_exec; do
 			krsi status | grep -q "^  $p *attached" || exit 1; done'
@@ -35,7 +35,7 @@ else
 	check "signed: the kernel holds protect_secret version 1, written by root" \
 		held "1 [0-9a-f]* [0-9]* [1-9][0-9]* 0"
 	check "signed: the kernel log says it attached its 12 programs" \
-		logged "protect_secret version 1 from user space: 12 programs attached"
+		logged "protect_secret version 1 from user space (pid [0-9]* uid 0 krsi): 12 programs attached"
 fi
 check_fails "signed: the demo user cannot read the secret" as_demo cat /etc/krsi/secret
 check "signed: the hook file lists its program" grep -qx secret_open /sys/kernel/security/bpf/file_open
@@ -74,7 +74,7 @@ for c in "unsigned:ENODATA:not signed:-61" \
 	expect 1 "signed: a $what version 2 is refused" krsi replace "$file"
 	says "$errno" || echo "not ok signed: $what: krsi says $errno: $(cat "$expect_out")"
 	check "signed: the kernel log says why ($what)" \
-		logged "protect_secret version 2 (unverified) from user space refused: .*$why.*($code)"
+		logged "protect_secret version 2 (unverified) from user space (pid [0-9]* uid 0 krsi) refused: .*$why.*($code)"
 done
 check "signed: after the refusals the kernel still holds version 1" held 1
 check_fails "signed: and the demo user still cannot read the secret" \
@@ -99,7 +99,7 @@ check "signed: the demo user tried during the replacement" \
 check_fails "signed: no attempt read the secret" grep -q LEAK /tmp/hammer.out
 check "signed: replaced in place: the same links" test "$(links)" = "$before"
 check "signed: the kernel log says version 2 attached" \
-	logged "protect_secret version 2 from user space: 12 programs attached"
+	logged "protect_secret version 2 from user space (pid [0-9]* uid 0 krsi): 12 programs attached"
 
 # No rollback, not even to the same version.
 expect 1 "signed: version 1 (the image's) does not roll version 2 back" \
@@ -107,7 +107,7 @@ expect 1 "signed: version 1 (the image's) does not roll version 2 back" \
 says "holds version 2 of protect_secret; this is version 1" ||
 	echo "not ok signed: the rollback's refusal names both versions: $(cat "$expect_out")"
 check "signed: the kernel log says a rollback was refused" \
-	logged "protect_secret version 1 from user space refused: .*no higher.*(-116)"
+	logged "protect_secret version 1 from user space (pid [0-9]* uid 0 krsi) refused: .*no higher.*(-116)"
 expect 1 "signed: version 2 again is refused" krsi replace /tests/protect_secret-v2.krsi
 says ESTALE || echo "not ok signed: version 2 again: ESTALE: $(cat "$expect_out")"
 expect 0 "signed: version 3 replaces version 2" krsi replace /tests/protect_secret-v3.krsi
