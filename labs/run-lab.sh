@@ -3,12 +3,17 @@
 # checker runs as the suite "lab", and show what it found: every route's
 # line, and whether the lab passes.  The console goes to DIR.console.log.
 #
-# usage: run-lab.sh ARCH IMAGE DIR
+# It boots KERNEL, the appliance's kernel without its boot policies: the
+# checker tries each route without the lab's policy first, and the lab's
+# programs may share names with the boot policies'.
+#
+# usage: run-lab.sh ARCH IMAGE DIR KERNEL
 set -u
-arch=$1 image=$2 dir=$3
+arch=$1 image=$2 dir=$3 kernel=$4
 mkdir -p "$dir"
 echo "Booting the appliance with the lab's policy and its checker (console: $dir.console.log)..."
-./run-qemu.sh --arch "$arch" --mode test --initrd "$image" --append krsi.tests=lab \
+./run-qemu.sh --arch "$arch" --mode test --kernel "$kernel" --initrd "$image" \
+	--append krsi.tests=lab \
 	--results "$dir.results.txt" --timeout 600 </dev/null >"$dir.console.log" 2>&1
 status=$?
 tr -d '\r' <"$dir.results.txt" >"$dir.results"
