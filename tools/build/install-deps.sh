@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
 	linux-source-6.1
 	build-essential bc bison flex cpio kmod rsync xz-utils python3 git
-	libelf-dev zlib1g-dev libssl-dev dwarves
+	libelf-dev zlib1g-dev libssl-dev openssl dwarves
 	clang llvm lld bpftool libbpf-dev
 	musl-tools busybox-static
 	qemu-system-x86
