@@ -43,6 +43,9 @@ $(PACK): tools/pack/krsi-pack.c $(patsubst %,$(GEN)/%.policy.h,$(POLICIES)) \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MUSLCC) $(CFLAGS) $< $(LDFLAGS) -o $@
 
+# pack_version STEM OUT: pack the policy STEM names, NAME-vN, as version N.
+pack_version = n=$(1); $(TARGET_RUN) $(PACK) -V $${n\#\#*-v} $${n%-v*} $(2)
+
 # sign FILE [KEY]: sign FILE in place (with the build's key).
 sign = $(SIGN_FILE) sha256 $(or $(2),$(SIGNING_KEY)) $(or $(2),$(SIGNING_KEY)) $(1)
 
@@ -61,7 +64,7 @@ UPDATES := $(GEN)/updates/protect_secret-v2.krsi
 $(GEN)/updates/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
 	$(call msg,PACK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)n=$*; $(TARGET_RUN) $(PACK) -V $${n##*-v} $${n%-v*} $@.tmp
+	$(Q)$(call pack_version,$*,$@.tmp)
 	$(Q)$(call sign,$@.tmp)
 	$(Q)mv $@.tmp $@
 

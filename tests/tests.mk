@@ -216,7 +216,7 @@ endif
 
 $(TEST_DIR)/signed/%.unsigned: $(PACK)
 	$(Q)mkdir -p $(@D)
-	$(Q)n=$*; $(TARGET_RUN) $(PACK) -V $${n##*-v} $${n%-v*} $@
+	$(Q)$(call pack_version,$*,$@)
 
 $(TEST_DIR)/signed/%.krsi: $(TEST_DIR)/signed/%.unsigned $(SIGNING_KEY)
 	$(Q)cp $< $@.tmp && $(call sign,$@.tmp) && mv $@.tmp $@

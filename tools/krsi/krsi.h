@@ -234,8 +234,9 @@ int signed_held(const char *name, struct held_policy *held);
  * errno (-ENOENT: not held, or no such object).
  */
 int held_fd(const struct policy *p, const char *obj, __u32 flags);
-/* Does the kernel hold @p?  (It keeps only the maps @p's programs use.) */
-bool policy_held(const struct policy *p);
+/* Does the kernel hold the policy @name?  (It keeps only the maps its
+ * programs use, and only a newer signed version replaces it.) */
+bool signed_is_held(const char *name);
 /* What the kernel says of its load of @p, as the map origin would. */
 struct krsi_origin;
 int held_origin(const struct policy *p, struct krsi_origin *o);

@@ -803,7 +803,7 @@ static int add_policy(const struct policy *p)
 		int fd = policy_map_fd(p, p->maps[i].name, BPF_F_RDONLY);
 
 		/* Held by the kernel, it kept only the maps its programs use. */
-		if (fd == -ENOENT && policy_held(p))
+		if (fd == -ENOENT && signed_is_held(p->name))
 			continue;
 		if (fd < 0) {
 			err = fd;

@@ -72,14 +72,6 @@ static int signed_each(int argc, char **argv)
 	return status;
 }
 
-/* Is @name a policy the kernel holds?  Only a signed one replaces it. */
-static bool held(const char *name)
-{
-	struct held_policy h;
-
-	return signed_held(name, &h) > 0;
-}
-
 /*
  * Signed, through the kernel: a path names a signed policy; once locked,
  * a name is attached signed too, the one way the lock leaves.
@@ -136,7 +128,7 @@ int cmd_replace(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--signed"))
 		return signed_each(1, argv + 2);
-	if (argc == 2 && (held(argv[1]) || use_signed(1, argv + 1)))
+	if (argc == 2 && (signed_is_held(argv[1]) || use_signed(1, argv + 1)))
 		return signed_each(1, argv + 1);
 	if (argc != 2) {
 		fprintf(stderr, "krsi: replace takes one policy\n");

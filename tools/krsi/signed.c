@@ -238,11 +238,11 @@ static int prog_map(int prog_fd, const char *name, __u32 flags)
 	return -ENOENT;
 }
 
-bool policy_held(const struct policy *p)
+bool signed_is_held(const char *name)
 {
 	struct held_policy held;
 
-	return signed_held(p->name, &held) > 0;
+	return signed_held(name, &held) > 0;
 }
 
 int held_fd(const struct policy *p, const char *obj, __u32 flags)
