@@ -105,6 +105,77 @@ static void test_order(void)
 	check(skel->bss->order_len == 0, "detached programs do not run");
 }
 
+/* @prog_fd's run count and run time (BPF_OBJ_GET_INFO_BY_FD), or -errno. */
+static int prog_stats(int prog_fd, __u64 *run_cnt, __u64 *run_time_ns)
+{
+	struct bpf_prog_info info = {};
+	union bpf_attr attr = {
+		.info.bpf_fd = prog_fd,
+		.info.info_len = sizeof(info),
+		.info.info = (__u64)(unsigned long)&info,
+	};
+
+	if (syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+		return -errno;
+	*run_cnt = info.run_cnt;
+	*run_time_ns = info.run_time_ns;
+	return 0;
+}
+
+/*
+ * BPF statistics (BPF_ENABLE_STATS): while they are on, every program of
+ * a hook counts each call it ran on, as bpf_prog_run() counts; once they
+ * are off again, no count moves.  KRSI asks whether they are on once per
+ * call, not once per program.
+ */
+static void test_stats(void)
+{
+	int progs[3] = {
+		skel->progs.order_a.prog_fd, skel->progs.order_b.prog_fd,
+		skel->progs.order_c.prog_fd,
+	};
+	union bpf_attr attr = { .enable_stats.type = BPF_STATS_RUN_TIME };
+	__u64 cnt[3], ns[3], cnt2, ns2;
+	int i, stats_fd, err = 0;
+
+	for (i = 0; i < 3 && !err; i++)
+		err = krsi_attach("file_open", progs[i], 0);
+	if (!check_err(err, 0, "stats: attach order_a, order_b, order_c"))
+		goto out;
+	stats_fd = syscall(__NR_bpf, BPF_ENABLE_STATS, &attr, sizeof(attr));
+	if (!check(stats_fd >= 0, "stats: BPF_ENABLE_STATS (%s)",
+		   stats_fd < 0 ? errname(errno) : "ok"))
+		goto out;
+	for (i = 0; i < 3 && !err; i++)
+		err = prog_stats(progs[i], &cnt[i], &ns[i]);
+	for (i = 0; i < 5 && !err; i++)
+		err = try_open(TARGET);
+	for (i = 0; i < 3 && !err; i++) {
+		err = prog_stats(progs[i], &cnt2, &ns2);
+		check(cnt2 - cnt[i] >= 5 && ns2 > ns[i],
+		      "stats: program %d of 3 counted the 5 opens (%llu runs, %llu ns more)",
+		      i + 1, (unsigned long long)(cnt2 - cnt[i]),
+		      (unsigned long long)(ns2 - ns[i]));
+		cnt[i] = cnt2;
+	}
+	check(cnt[0] == cnt[1] && cnt[1] == cnt[2],
+	      "stats: each program ran on every call (%llu, %llu, %llu runs)",
+	      (unsigned long long)cnt[0], (unsigned long long)cnt[1],
+	      (unsigned long long)cnt[2]);
+	close(stats_fd);
+	for (i = 0; i < 5 && !err; i++)
+		err = try_open(TARGET);
+	for (i = 0; i < 3 && !err; i++) {
+		err = prog_stats(progs[i], &cnt2, &ns2);
+		check(cnt2 == cnt[i], "stats: off again, program %d counts no more (%llu runs more)",
+		      i + 1, (unsigned long long)(cnt2 - cnt[i]));
+	}
+	check_err(err, 0, "stats: the opens and BPF_OBJ_GET_INFO_BY_FD");
+out:
+	for (i = 0; i < 3; i++)
+		krsi_detach("file_open", progs[i]);
+}
+
 /* drop CAP_MAC_ADMIN, keep everything else a root process has. */
 static int drop_mac_admin(void)
 {
@@ -362,6 +433,7 @@ int main(void)
 		return check_exit();
 
 	test_order();
+	test_stats();
 	test_errors();
 	test_verdicts();
 	test_void_hook();
