@@ -22,6 +22,15 @@
  * records of the exec rounds, far from full.  "krsi_bench reader" runs in
  * the boot where /init started the reader (exec with the reader below).
  *
+ * Then the curve, in the same boot: pread() of one byte (file_permission)
+ * with N = 0, 1, 2, 4, 8, 16, 32, 38 and 64 allow-all programs, on KRSI
+ * links and (where 6.1 has them) on trampoline links, whose hook takes 38
+ * at most (BPF_MAX_TRAMP_LINKS): the 39th attach is made, and what it
+ * returned is printed, as is the refusal of KRSI's 65th.  Lines:
+ *
+ *	curve krsi|trampoline N MEDIAN_NS MIN_NS MAX_NS
+ *	curve krsi|trampoline-refused N ERRNO_NAME
+ *
  * "krsi_bench baseline" measures the calls alone, on a kernel booted
  * without KRSI in lsm= (or with lsm=capability only), after the same
  * preparation: the kernel's BTF read and the same programs loaded, so that
@@ -54,6 +63,9 @@
 
 #define ROUNDS		15
 #define MAX_PROGS	8
+/* KRSI_MAX_PROGS, and the trampoline's BPF_MAX_TRAMP_LINKS on x86_64. */
+#define CURVE_KRSI_MAX	64
+#define CURVE_TRAMP_MAX	38
 #define TINY		"/tests/tiny"
 
 struct call {
@@ -244,6 +256,143 @@ static void report(const char *call, const char *config, double *s)
 	       s[ROUNDS - 1]);
 }
 
+/*
+ * The curve: programs on file_permission against the cost of pread().
+ * Each round measures every N of both kinds, in an order that starts one
+ * further on each round, as the main rounds do.
+ */
+static const int curve_n[] = { 0, 1, 2, 4, 8, 16, 32, 38, 64 };
+#define NR_CURVE (sizeof(curve_n) / sizeof(curve_n[0]))
+enum curve_kind { CURVE_KRSI, CURVE_TRAMP, NR_CURVE_KINDS };
+static const char *const curve_kinds[] = { "krsi", "trampoline" };
+static struct call curve_call = { "read", "file_permission", 10000, run_read };
+static double curve_samples[NR_CURVE_KINDS][NR_CURVE][ROUNDS];
+static int curve_progs[CURVE_KRSI_MAX + 1];
+
+/* A program named allow_@i: the names on one KRSI hook must differ. */
+static int load_allow_named(int btf_id, int i)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "allow_%d", i);
+	return load_allow(btf_id, name);
+}
+
+/*
+ * Attach program @i the @kind way: a link, or -errno.  A trampoline
+ * takes a program once in its life, so each of its attaches loads one.
+ */
+static int curve_attach(enum curve_kind kind, int i, int btf_id)
+{
+	int fd, link;
+
+	if (kind == CURVE_KRSI)
+		return krsi_link_create(curve_call.hook, curve_progs[i]);
+	fd = load_allow_named(btf_id, i);
+	if (fd < 0)
+		return fd;
+	link = tramp_attach(fd);
+	close(fd);
+	return link;
+}
+
+static void curve_teardown(int *links, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (links[i] >= 0)
+			close(links[i]);
+}
+
+/* Attach @n programs the @kind way into @links: 0 or the first -errno. */
+static int curve_setup(enum curve_kind kind, int n, int btf_id, int *links)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		links[i] = curve_attach(kind, i, btf_id);
+		if (links[i] < 0) {
+			curve_teardown(links, i);
+			return links[i];
+		}
+	}
+	return 0;
+}
+
+/*
+ * One attach past the most @kind takes, with the hook full: the errno
+ * name it was refused with, or "attached".
+ */
+static const char *curve_refusal(enum curve_kind kind, int max, int btf_id)
+{
+	int links[CURVE_KRSI_MAX + 1], err;
+	const char *what = "attached";
+
+	err = curve_setup(kind, max, btf_id, links);
+	if (err)
+		return errname(-err);
+	links[max] = curve_attach(kind, max, btf_id);
+	if (links[max] < 0)
+		what = errname(-links[max]);
+	curve_teardown(links, max + 1);
+	return what;
+}
+
+static int measure_curve(int btf_id)
+{
+	static const int max[] = { CURVE_KRSI_MAX, CURVE_TRAMP_MAX };
+	int nr_kinds = LSM_TRAMPOLINE ? NR_CURVE_KINDS : CURVE_TRAMP;
+	int links[CURVE_KRSI_MAX], r, i, j;
+	size_t c;
+
+	for (i = 0; i <= CURVE_KRSI_MAX; i++) {
+		curve_progs[i] = load_allow_named(btf_id, i);
+		if (curve_progs[i] < 0) {
+			fprintf(stderr, "krsi_bench: curve: loading allow_%d: %s\n",
+				i, errname(-curve_progs[i]));
+			return -1;
+		}
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		for (j = 0; j < nr_kinds * (int)NR_CURVE; j++) {
+			int slot = (j + r) % (nr_kinds * (int)NR_CURVE);
+			enum curve_kind kind = slot / NR_CURVE;
+			int n = curve_n[slot % NR_CURVE], err;
+
+			if (n > max[kind])
+				continue;
+			err = curve_setup(kind, n, btf_id, links);
+			curve_samples[kind][slot % NR_CURVE][r] =
+				err ? -1 : measure(&curve_call);
+			if (!err)
+				curve_teardown(links, n);
+			if (err || curve_samples[kind][slot % NR_CURVE][r] < 0) {
+				fprintf(stderr, "krsi_bench: curve: %s with %d: %s\n",
+					curve_kinds[kind], n,
+					errname(err ? -err : errno));
+				return -1;
+			}
+		}
+	}
+	for (i = 0; i < nr_kinds; i++) {
+		for (c = 0; c < NR_CURVE; c++) {
+			double *s = curve_samples[i][c];
+
+			if (curve_n[c] > max[i])
+				continue;
+			qsort(s, ROUNDS, sizeof(*s), cmp);
+			printf("curve %s %d %.0f %.0f %.0f\n", curve_kinds[i],
+			       curve_n[c], s[ROUNDS / 2], s[0], s[ROUNDS - 1]);
+		}
+		printf("curve %s-refused %d %s\n", curve_kinds[i], max[i] + 1,
+		       curve_refusal(i, max[i], btf_id));
+	}
+	for (i = 0; i <= CURVE_KRSI_MAX; i++)
+		close(curve_progs[i]);
+	return 0;
+}
+
 #define BOOT_POLICIES "$(grep -v -e '^#' -e '^$' /etc/krsi/boot.conf)"
 
 /* The calls under the boot policies, in rounds of their own. */
@@ -376,7 +525,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (!baseline && measure_policies())
+	if (!baseline && (measure_policies() || measure_curve(btf_ids[0])))
 		return 1;
 	{
 		char cs[64] = "?";

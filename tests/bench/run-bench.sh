@@ -49,6 +49,67 @@ bench() {
 
 policies=$(grep -v -e '^#' -e '^[[:space:]]*$' rootfs/etc/krsi/boot.conf | paste -sd, -)
 
+# The curve (krsi_bench's "curve" lines): pread() against the number of
+# allow-all programs on file_permission, KRSI and trampoline links.
+# Under -icount shift=0 a nanosecond is an instruction.
+curve_table() {
+	echo "pread() of one byte (file_permission) with N allow-all programs"
+	echo "(same boot), instructions per call, and what the N programs add:"
+	awk '
+	$1 == "curve" && $2 ~ /-refused$/ { refused[++nr] = $3 " " $4 " " $2; next }
+	$1 == "curve" { med[$2 " " $3] = $4; if (!($3 in seen)) { seen[$3] = 1; ns[++n] = $3 } }
+	END {
+		printf("%4s %8s %8s %12s %8s %9s\n", "N", "krsi", "added", "trampoline",
+		       "added", "x tramp")
+		k0 = med["krsi 0"]; t0 = med["trampoline 0"]
+		for (i = 1; i <= n; i++) {
+			N = ns[i]; k = med["krsi " N]
+			t = "-"; ta = "-"; x = "-"
+			if (("trampoline " N) in med) {
+				t = med["trampoline " N]; ta = t - t0; x = sprintf("%.3f", k / t)
+				tmax = N
+			}
+			printf("%4d %8d %8d %12s %8s %9s\n", N, k, k - k0, t, ta, x)
+			kmax = N
+		}
+		printf("first program: krsi %d, trampoline %s\n", med["krsi 1"] - k0,
+		       ("trampoline 1" in med) ? med["trampoline 1"] - t0 : "-")
+		if (tmax)
+			printf("each further program, 1 to %d: krsi %.1f, trampoline %.1f\n", tmax,
+			       (med["krsi " tmax] - med["krsi 1"]) / (tmax - 1),
+			       (med["trampoline " tmax] - med["trampoline 1"]) / (tmax - 1))
+		printf("each further program, 1 to %d: krsi %.1f\n", kmax,
+		       (med["krsi " kmax] - med["krsi 1"]) / (kmax - 1))
+		for (r = 1; r <= nr; r++) {
+			split(refused[r], f, " ")
+			sub(/-refused$/, "", f[3])
+			printf("attach of program %d refused: %s (%s)\n", f[1], f[2], f[3])
+		}
+	}' "$dir/curve.lines"
+}
+
+# The curve as a plot: gnuplot's SVG terminal, $dir/curve.svg.
+curve_plot() {
+	awk '$1 == "curve" && $2 !~ /-refused$/ { v[$3 " " $2] = $4; n[$3] = 1 }
+	END { for (N in n) print N, v[N " krsi"], ((N " trampoline") in v) ? v[N " trampoline"] : "-" }' \
+		"$dir/curve.lines" | sort -n >"$dir/curve.dat"
+	tramp=", '' using 1:3 with linespoints pointtype 6 title 'trampoline links (BPF_MAX_TRAMP_LINKS: 38)'"
+	[ "$arch" = x86_64 ] || tramp=
+	gnuplot <<-EOF
+	set terminal svg size 760,460 dynamic noenhanced font "sans,13"
+	set output "$dir/curve.svg"
+	set title "pread() of one byte, $arch: instructions per call against the programs on file_permission"
+	set xlabel "allow-all programs on the hook"
+	set ylabel "instructions per call"
+	set datafile missing "-"
+	set key left top
+	set grid
+	set xrange [0:66]
+	set xtics (0, 4, 8, 16, 32, 38, 64)
+	plot "$dir/curve.dat" using 1:2 with linespoints pointtype 7 title "KRSI links (KRSI_MAX_PROGS: 64)"$tramp
+	EOF
+}
+
 start=$(date +%s)
 bench baseline "lsm=capability,bpf krsi.tests=baseline"
 # The appliance's kernel with no LSM but capabilities: what KRSI and the
@@ -56,6 +117,7 @@ bench baseline "lsm=capability,bpf krsi.tests=baseline"
 bench capability "lsm=capability krsi.tests=baseline"
 sed -i 's/^\(bench [a-z]*\) baseline /\1 capability /' "$dir/capability.lines"
 bench krsi "krsi.tests=bench"
+grep '^curve ' "$dir/krsi.results" >"$dir/curve.lines"
 # The boot policies attached by /init, and the audit reader streaming to
 # the host, as run-qemu.sh --log has it: boot time, exec with the reader.
 # (s390x has no port to stream on: its reader logs in the guest alone.)
@@ -175,6 +237,8 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 		       med ? 1e9 / med : 0, found, want, lost)
 	}'
 	echo
+	curve_table
+	echo
 	echo "guest clocksource: $(sed -n 's/^bench clocksource //p' "$dir/krsi.lines")"
 	printf '%-19s %s bytes\n' "$kname:" "$(stat -c %s "$images/$kname")"
 	echo "initramfs.cpio.gz:  $(stat -c %s "$images/initramfs.cpio.gz") bytes"
@@ -189,13 +253,18 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	fi
 	echo "benchmark boots: ${boots} s wall"
 } | tee "$out"
+curve_plot || echo "run-bench: gnuplot failed: no $dir/curve.svg" >&2
 
 # No kernel report on a console, and every configuration has a result:
 # 4 calls, baseline, capability, 7 configurations (5 without a
 # trampoline) and the policies, and the reader's boot its two; the
-# reader every record.
-configs=7
-[ "$arch" = x86_64 ] || configs=5
+# reader every record; the curve has every N of both kinds (KRSI's
+# alone off x86_64) and each kind's first attach past its maximum
+# refused.
+configs=7 curve=19
+[ "$arch" = x86_64 ] || configs=5 curve=10
+[ "$(grep -c '^curve ' "$dir/curve.lines")" -eq $curve ] &&
+	grep -q '^curve krsi-refused 65 E2BIG$' "$dir/curve.lines" &&
 ! cat "$dir"/*.reports | grep -q . &&
 [ "$(cat "$dir/baseline.lines" "$dir/capability.lines" "$dir/krsi.lines" \
 	"$dir/boot.lines" | grep -c '^bench [a-z]* [a-z0-9-]* [0-9]')" -eq $((4 * (configs + 3) + 2)) ] &&

@@ -33,7 +33,7 @@ done
 		( cd /tmp && timeout 300 "/tests/$name" ) >"$out" 2>&1
 		status=$?
 		cat "$out" >/dev/console
-		grep -e '^ok ' -e '^not ok ' -e '^bench ' "$out"
+		grep -e '^ok ' -e '^not ok ' -e '^bench ' -e '^curve ' "$out"
 		echo "exit $name $status"
 	done <"$list"
 	# The audit log as the guest has it: its first and last record, how

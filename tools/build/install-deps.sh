@@ -12,11 +12,13 @@ PACKAGES="
 	musl-tools busybox-static
 	qemu-system-x86
 	ccache acpica-tools bash-static
+	gnuplot-nox
 	gcc-s390x-linux-gnu libc6-dev-s390x-cross musl-dev:s390x qemu-system-misc
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 qemu-system-arm
 	qemu-efi-aarch64
 	qemu-user-static
 "
+# gnuplot-nox draws make bench's curve (an SVG, no X libraries).
 # s390x and arm64 (make ARCH=..., and their boots in make test): the cross
 # compiler and its glibc headers (only a recommendation of the compiler,
 # which apt leaves out here; bpftool's cross build needs them), musl for
