@@ -200,7 +200,13 @@ SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
 	protect_secret-v2.unsigned protect_secret-v2.other-key
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
-SUITE_FILES_selftests := $(SELFTESTS_KRSI)
+# The KRSI selftest of signed policies (krsi_policies, KRSI_POLICY_DIR)
+# loads no_module_load as versions 1 and 2 signed, and 2 signed by a key
+# the kernel does not trust; version 2 stays held until the boot ends.
+SELFTEST_POLICIES := no_module_load-v1.krsi no_module_load-v2.krsi \
+	no_module_load-v2.other-key
+SUITE_FILES_selftests := $(SELFTESTS_KRSI) \
+	$(patsubst %,$(TEST_DIR)/signed/%,$(SELFTEST_POLICIES))
 # SUITE_ROOT_SUITE: files of the image outside /tests, as PATH=SOURCE,
 # made by SUITE_DEPS_SUITE.  Mainline's tests on arm64 run bash
 # (test_bprm_opts) and copy /bin/rm to run it under another name
