@@ -194,11 +194,12 @@ static double measure(struct call *c)
 	return (now_ns() - start) / c->iterations;
 }
 
+/* A program named allow_@i: the names on one KRSI hook must differ. */
 static int load_allow_n(int btf_id, int i)
 {
 	char name[16];
 
-	snprintf(name, sizeof(name), "allow_%d", i % 10);
+	snprintf(name, sizeof(name), "allow_%d", i);
 	return load_allow(btf_id, name);
 }
 
@@ -279,15 +280,6 @@ static struct call curve_call = { "read", "file_permission", 10000, run_read };
 static double curve_samples[NR_CURVE_KINDS][NR_CURVE][ROUNDS];
 static int curve_progs[CURVE_KRSI_MAX + 1];
 
-/* A program named allow_@i: the names on one KRSI hook must differ. */
-static int load_allow_named(int btf_id, int i)
-{
-	char name[16];
-
-	snprintf(name, sizeof(name), "allow_%d", i);
-	return load_allow(btf_id, name);
-}
-
 /*
  * Attach program @i the @kind way: a link, or -errno.  A trampoline
  * takes a program once in its life, so each of its attaches loads one.
@@ -298,7 +290,7 @@ static int curve_attach(enum curve_kind kind, int i, int btf_id)
 
 	if (kind == CURVE_KRSI)
 		return krsi_link_create(curve_call.hook, curve_progs[i]);
-	fd = load_allow_named(btf_id, i);
+	fd = load_allow_n(btf_id, i);
 	if (fd < 0)
 		return fd;
 	link = tramp_attach(fd);
@@ -357,7 +349,7 @@ static int measure_curve(int btf_id)
 	size_t c;
 
 	for (i = 0; i <= CURVE_KRSI_MAX; i++) {
-		curve_progs[i] = load_allow_named(btf_id, i);
+		curve_progs[i] = load_allow_n(btf_id, i);
 		if (curve_progs[i] < 0) {
 			fprintf(stderr, "krsi_bench: curve: loading allow_%d: %s\n",
 				i, errname(-curve_progs[i]));
@@ -387,13 +379,13 @@ static int measure_curve(int btf_id)
 	}
 	for (i = 0; i < nr_kinds; i++) {
 		for (c = 0; c < NR_CURVE; c++) {
-			double *s = curve_samples[i][c];
+			char n[8];
 
 			if (curve_n[c] > max[i])
 				continue;
-			qsort(s, ROUNDS, sizeof(*s), cmp);
-			printf("curve %s %d %.0f %.0f %.0f\n", curve_kinds[i],
-			       curve_n[c], s[ROUNDS / 2], s[0], s[ROUNDS - 1]);
+			snprintf(n, sizeof(n), "%d", curve_n[c]);
+			report_n("curve", curve_kinds[i], n, curve_samples[i][c],
+				 ROUNDS);
 		}
 		printf("curve %s-refused %d %s\n", curve_kinds[i], max[i] + 1,
 		       curve_refusal(i, max[i], btf_id));
