@@ -5,8 +5,10 @@
  * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
  * attaches or detaches one (KRSI hook file, trampoline, link), updates a
  * link, gets a writable descriptor of a map or a descriptor of any program
- * but an LSM one, or writes to any BPF map: what the policies hold (configuration,
- * state, event buffers) changes only from the BPF side.  The pins of the
+ * but an LSM one, or writes to any BPF map: what the policies hold
+ * (configuration, state, event buffers) changes only from the BPF side,
+ * the audit reader's own marks and buffers aside (below), and only a
+ * newer signed policy, through the kernel, replaces one.  The pins of the
  * policies in /sys/fs/bpf stay where they are, so `krsi status` keeps
  * telling the truth.  Reading stays open to root: read-only map
  * descriptors (`krsi status`) and introspection (`krsi list`, `bpftool
@@ -14,7 +16,8 @@
  * LSM programs by id.  The event buffers are the audit reader's alone.
  *
  * The lock is a one-way latch: `krsi lock` freezes the map `lock`
- * (BPF_MAP_FREEZE), and the kernel never unfreezes a map.  The program
+ * (BPF_MAP_FREEZE), and the kernel never unfreezes a map, not even for a
+ * newer krsi_lock, whose map it freezes as it replaces.  The program
  * reads the frozen state, so no map write can unlock it.
  *
  * Routes to a policy after the lock, from the 6.1 sources, and what closes
@@ -35,11 +38,19 @@
  *    bpf(); an LSM program is attached only by bpf() commands, refused.
  *  - a map descriptor from a pin (BPF_OBJ_GET) is checked by the bpf_map
  *    hook with the access it asks for: writable ones are refused to
- *    every process.  mmap() of a map writes only through a writable
- *    descriptor, and moving a ring buffer's consumer position is such a
- *    write: a second consumer would take records away from the log.  The
- *    audit reader (`krsi logd`) took its writable descriptors before the
- *    lock and holds them; nobody else gets one.
+ *    every process but the audit reader.  mmap() of a map writes only
+ *    through a writable descriptor, and moving a ring buffer's consumer
+ *    position is such a write: a second consumer would take records away
+ *    from the log.  The audit reader (`krsi logd`) took its writable
+ *    descriptors before the lock and holds them.  A signed policy the
+ *    kernel loads after the lock brings new ring buffers and, for
+ *    protect_init, a new map of marks: the reader alone gets writable
+ *    descriptors of ring buffers and task storage maps, by id, and
+ *    writes its mark (BPF_MAP_UPDATE_ELEM).  It is known by the claim it
+ *    froze in the map `reader` before the lock, its process id and start
+ *    time, which no later process shares; a newer krsi_lock gets that
+ *    claim, and the lock, frozen from the one it replaces (the kernel's
+ *    loader, patch 0023).
  *  - the executable a process is known by (protect_secret knows
  *    krsi-secret so) changes only with exec: prctl(PR_SET_MM), which root
  *    can use to name another file its executable (PR_SET_MM_EXE_FILE,
@@ -77,10 +88,49 @@
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
  * held a writable descriptor of a map before the lock keeps it: /init
  * locks before it starts anything else but the audit reader, which
- * protect_init guards.
+ * protect_init guards.  The reader's code is trusted with its exception:
+ * it writes only its own marks.
  */
 #define POLICY "krsi_lock"
 #include "krsi_policy.h"
+
+/*
+ * The audit reader (krsi logd), which claims this map before the lock: it
+ * writes its process id and when it started, as /proc/PID/stat says (in
+ * USER_HZ ticks since boot, which no later process of that id shares),
+ * then freezes it.  Nobody writes a frozen map, and the kernel gives a
+ * newer krsi_lock it as it is (patch 0023), so the reader stays known.
+ */
+struct reader_id {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct reader_id);
+} reader SEC(".maps");
+
+/* USER_HZ, as /proc/PID/stat counts: 100 on every architecture built. */
+#define NSEC_PER_USER_HZ	10000000ULL
+
+static bool is_reader(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bpf_map *map = (struct bpf_map *)&reader;
+	struct reader_id *id;
+	__u32 zero = 0;
+
+	/* Unfrozen, anyone who wrote it could write it again. */
+	if (!map->frozen)
+		return false;
+	id = bpf_map_lookup_elem(&reader, &zero);
+	return id && id->tgid == task->tgid &&
+	       id->start == task->group_leader->start_boottime / NSEC_PER_USER_HZ;
+}
 
 /* Frozen by `krsi lock`; its content is not used. */
 struct {
@@ -131,12 +181,21 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_OBJ_PIN:
 		return deny("bpf", "bpf() command while locked", EPERM);
 	case BPF_MAP_GET_FD_BY_ID:
-		/* Read-only, to read the maps of policies the kernel holds. */
-		if (BPF_CORE_READ(attr, open_flags) == BPF_F_RDONLY)
+		/*
+		 * Read-only, to read the maps of policies the kernel holds.
+		 * The reader's writable ones: the bpf_map hook below checks
+		 * which maps.
+		 */
+		if (BPF_CORE_READ(attr, open_flags) == BPF_F_RDONLY ||
+		    is_reader())
 			return 0;
 		return deny("bpf", "writable map descriptor by id while locked",
 			    EPERM);
 	case BPF_MAP_UPDATE_ELEM:
+		/* Its own marks, through the task storage maps below. */
+		if (is_reader())
+			return 0;
+		return deny("bpf", "map write while locked", EPERM);
 	case BPF_MAP_DELETE_ELEM:
 	case BPF_MAP_LOOKUP_AND_DELETE_ELEM:
 	case BPF_MAP_UPDATE_BATCH:
@@ -148,12 +207,26 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	return 0;
 }
 
+static bool reader_may_write(struct bpf_map *map)
+{
+	enum bpf_map_type type = BPF_CORE_READ(map, map_type);
+
+	return type == BPF_MAP_TYPE_RINGBUF || type == BPF_MAP_TYPE_TASK_STORAGE;
+}
+
 SEC("lsm/bpf_map")
 int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 {
 	if (ret)
 		return ret;
 	if (!locked_for_caller() || !(fmode & FMODE_WRITE))
+		return 0;
+	/*
+	 * The reader consumes the ring buffers of a policy loaded after the
+	 * lock (signed, through the kernel) and marks itself in its task
+	 * storage maps, as it did before the lock for the others.
+	 */
+	if (is_reader() && reader_may_write(map))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
 }

@@ -196,8 +196,10 @@ SUITE_FILES_base  := $(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.b
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
 SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 # protect_secret as versions 2 and 3, signed (the image's is version 1);
-# version 2 unsigned, and signed by a key the kernel does not trust.
+# version 2 unsigned, and signed by a key the kernel does not trust; the
+# policies that know the audit reader as version 2.
 SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
+	protect_init-v2.krsi krsi_lock-v2.krsi \
 	protect_secret-v2.unsigned protect_secret-v2.other-key
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
 # The KRSI selftest of signed policies (krsi_policies, KRSI_POLICY_DIR)

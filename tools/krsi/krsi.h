@@ -243,6 +243,15 @@ int held_origin(const struct policy *p, struct krsi_origin *o);
 
 /* 1 locked, 0 not, or a negative errno when there is no lock to ask (lock.c). */
 int krsi_locked(void);
+/*
+ * The audit reader's claim in krsi_lock, which lets it alone take, after
+ * the lock, the ring buffers of a policy loaded then: written with this
+ * process's id and start time and frozen, before the lock.  0, -ENOENT
+ * without krsi_lock, EPERM once claimed.
+ */
+int reader_claim(void);
+/* Does krsi_lock know @pid as the reader?  1, 0, or a negative errno. */
+int reader_claimed(pid_t pid);
 
 /*
  * What the kernel says of itself in /sys/kernel/security/krsi/mode, never

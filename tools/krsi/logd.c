@@ -23,7 +23,9 @@
  * priority change) and protect_log (the log and the port are its alone),
  * runs SCHED_FIFO, which no other process may become, and tells the OOM
  * killer never to choose it.  It took its ring buffers' descriptors
- * before the lock; after it nobody gets a writable one (krsi_lock).
+ * before the lock; after it nobody else gets a writable one (krsi_lock,
+ * which lets the reader alone take those of a signed policy loaded
+ * after the lock).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -62,7 +64,11 @@
 #define USER_SEGMENT_SIZE	(512 << 10)
 #define USER_SEGMENTS		2
 #define MAX_USERS		8
-/* While unlocked, policies come and go: look for them this often. */
+/*
+ * While unlocked, policies come and go: look for them this often.  After
+ * the lock only a signed load changes one: an idle reader looks (and
+ * reads the counters) once a second.
+ */
 #define RESCAN_MS		100
 #define COUNTERS_MS		1000
 /* The stream's heartbeat, which the host expects (run-qemu.sh), and how
@@ -578,12 +584,25 @@ static bool has_map(const struct policy *p, const char *name)
 }
 
 /*
- * Mark this process in @p's task storage map @map: protect_init and
- * protect_log know the reader by it.  Before the lock only.
+ * The task storage maps that know the reader by a mark in its task:
+ * protect_init guards it, protect_log lets it alone write the log.
  */
-static int mark_self(const struct policy *p, const char *map)
+static const char *const reader_marks[] = { "protected", "log_writer" };
+
+/*
+ * Mark this process in each of @p's maps that know the reader.  Before
+ * the lock, and after it for a policy loaded then: krsi_lock, which the
+ * reader claimed before the lock, lets it alone.
+ */
+static int mark_self(const struct policy *p)
 {
-	return task_mark(p, map, getpid(), true);
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(reader_marks) / sizeof(reader_marks[0]) && !err; i++)
+		if (has_map(p, reader_marks[i]))
+			err = task_mark(p, reader_marks[i], getpid(), true);
+	return err;
 }
 
 /*
@@ -594,14 +613,9 @@ static void mark_all(void)
 {
 	size_t i;
 
-	for (i = 0; i < nr_policies; i++) {
-		if (policy_pin_state(&policies[i]) <= 0)
-			continue;
-		if (has_map(&policies[i], "protected"))
-			mark_self(&policies[i], "protected");
-		if (has_map(&policies[i], "log_writer"))
-			mark_self(&policies[i], "log_writer");
-	}
+	for (i = 0; i < nr_policies; i++)
+		if (policy_pin_state(&policies[i]) > 0)
+			mark_self(&policies[i]);
 }
 
 /* Fill in @v's program and link, when its record is of ring @r's load. */
@@ -790,10 +804,7 @@ static int add_policy(const struct policy *p)
 	size_t i;
 	int err = 0;
 
-	if (has_map(p, "protected"))
-		err = mark_self(p, "protected");
-	if (!err && has_map(p, "log_writer"))
-		err = mark_self(p, "log_writer");
+	err = mark_self(p);
 	if (err) {
 		emit_reader("error", 0, "mark in %s: %s", p->name, errname(-err));
 		return err;
@@ -848,15 +859,13 @@ static __u32 policy_id(const struct policy *p)
 
 /*
  * Follow the policies as they are attached, replaced and detached: the
- * sources of one that went stay until drained.  After the lock nothing
- * changes any more, and this stops looking.
+ * sources of one that went stay until drained.  After the lock too: a
+ * signed policy is loaded then, or replaces one, through the kernel.
  */
 static void rescan(void)
 {
 	size_t i, j;
 
-	if (d.locked)
-		return;
 	d.scanned_ms = now_ms();
 	for (i = 0; i < nr_policies; i++) {
 		__u32 id = policy_id(&policies[i]);
@@ -1342,7 +1351,7 @@ static int start(void)
 {
 	unsigned long long started;
 	const char *stream;
-	int err;
+	int err, claimed;
 
 	d.policy_ids = calloc(nr_policies, sizeof(*d.policy_ids));
 	d.epoll = epoll_create1(EPOLL_CLOEXEC);
@@ -1350,7 +1359,11 @@ static int start(void)
 		fprintf(stderr, "krsi: logd: %s\n", errname(ENOMEM));
 		return -ENOMEM;
 	}
-	/* Marked first: protect_log lets no one else write the log. */
+	/*
+	 * Claimed and marked first: krsi_lock knows the reader by its claim,
+	 * protect_log lets no one else write the log.
+	 */
+	claimed = reader_claim();
 	mark_all();
 	d.seq = next_seq();
 	err = log_open(&d.log, KRSI_LOG_DIR, 0755, 0600, 0, SEGMENT_SIZE, SEGMENTS);
@@ -1362,6 +1375,10 @@ static int start(void)
 	}
 	stream = open_stream();
 	emit_reader("start", 0, "krsi logd: log " KRSI_LOG_DIR ", stream %s", stream);
+	if (claimed && claimed != -ENOENT)
+		emit_reader("error", 0, "claim in krsi_lock: %s%s", errname(-claimed),
+			    claimed == -EPERM ? " (another reader claimed it): after the "
+			    "lock, this one takes no new policy's buffers" : "");
 	rescan();
 	guard_self();
 	err = round_trip();

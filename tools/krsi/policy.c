@@ -254,29 +254,19 @@ static int skel_mode_fd(const struct policy *p, void *skel)
 
 static int write_mode(int fd, __u32 mode)
 {
-	union bpf_attr attr;
 	__u32 zero = 0;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (unsigned long)&zero;
-	attr.value = (unsigned long)&mode;
-	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+	return sys_bpf_map_elem(BPF_MAP_UPDATE_ELEM, fd, &zero, &mode);
 }
 
 int policy_mode(const struct policy *p)
 {
 	int fd = policy_map_fd(p, "policy_mode", BPF_F_RDONLY), err;
-	union bpf_attr attr;
 	__u32 zero = 0, mode = 0;
 
 	if (fd < 0)
 		return fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (unsigned long)&zero;
-	attr.value = (unsigned long)&mode;
-	err = sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+	err = sys_bpf_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &zero, &mode);
 	close(fd);
 	return err ? err : (int)mode;
 }

@@ -124,7 +124,6 @@ const char *reader_state_name(int state)
 int task_mark(const struct policy *p, const char *map, pid_t pid, bool set)
 {
 	int fd = policy_map_fd(p, map, set ? 0 : BPF_F_RDONLY), pidfd, err;
-	union bpf_attr attr;
 	__u32 value = 1;
 
 	if (fd < 0)
@@ -135,11 +134,8 @@ int task_mark(const struct policy *p, const char *map, pid_t pid, bool set)
 		close(fd);
 		return err;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (unsigned long)&pidfd;
-	attr.value = (unsigned long)&value;
-	err = sys_bpf(set ? BPF_MAP_UPDATE_ELEM : BPF_MAP_LOOKUP_ELEM, &attr);
+	err = sys_bpf_map_elem(set ? BPF_MAP_UPDATE_ELEM : BPF_MAP_LOOKUP_ELEM,
+			       fd, &pidfd, &value);
 	close(pidfd);
 	close(fd);
 	if (set)
@@ -160,5 +156,8 @@ int reader_marked(const char *map, pid_t pid)
 	err = p ? policy_pin_state(p) : -ENOENT;
 	if (err <= 0)
 		return err ? err : -ENOENT;
+	/* krsi_lock's is a claim, not a mark (lock.c). */
+	if (!strcmp(map, "reader"))
+		return reader_claimed(pid);
 	return task_mark(p, map, pid, false);
 }

@@ -221,19 +221,23 @@ static int prog_map(int prog_fd, const char *name, __u32 flags)
 	err = sys_bpf_obj_info(prog_fd, &info, sizeof(info));
 	if (err)
 		return err;
+	/*
+	 * Each looked at read-only: after the lock only the audit reader
+	 * gets a writable descriptor, and only of the maps it needs.
+	 */
 	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
 		struct bpf_map_info map;
-		int fd = get_fd_by_id(BPF_MAP_GET_FD_BY_ID, ids[i], flags);
+		int fd = get_fd_by_id(BPF_MAP_GET_FD_BY_ID, ids[i], BPF_F_RDONLY);
 
 		if (fd < 0)
 			return fd;
 		memset(&map, 0, sizeof(map));
 		err = sys_bpf_obj_info(fd, &map, sizeof(map));
-		if (!err && !strncmp(map.name, name, sizeof(map.name) - 1))
-			return fd;
 		close(fd);
 		if (err)
 			return err;
+		if (!strncmp(map.name, name, sizeof(map.name) - 1))
+			return get_fd_by_id(BPF_MAP_GET_FD_BY_ID, ids[i], flags);
 	}
 	return -ENOENT;
 }

@@ -144,17 +144,20 @@ static int print_stream(bool json, int reader)
 
 /*
  * The audit reader: whether it runs, and whether the policies that guard
- * it know it.  1 when it does not run, for the exit status.
+ * it know it (krsi_lock: it alone takes, after the lock, the buffers of a
+ * policy loaded then).  1 when it does not run, for the exit status.
  */
 static int print_reader(bool json)
 {
 	static const char *const marks[][2] = {
 		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
+		{ "reader", "krsi_lock" },
 	};
+	enum { NR_MARKS = sizeof(marks) / sizeof(marks[0]) };
 	const char *sep = ", guarded by ";
 	unsigned long long silent = 0;
 	pid_t pid;
-	int state = reader_state(&pid), i, m[2] = { 0, 0 };
+	int state = reader_state(&pid), i, m[NR_MARKS] = { 0 };
 	bool stalled;
 
 	/* Running, but not round its loop for long: stuck in a write. */
@@ -184,7 +187,7 @@ static int print_reader(bool json)
 			printf(", but STALLED: nothing from it for %llu s", silent);
 	}
 	/* The policies that guard it first, then those that do not know it. */
-	for (i = 0; state == READER_RUNNING && i < 2; i++) {
+	for (i = 0; state == READER_RUNNING && i < NR_MARKS; i++) {
 		m[i] = reader_marked(marks[i][0], pid);
 		if (json) {
 			printf(",\"%s\":%s", marks[i][1], m[i] > 0 ? "true" :
@@ -194,7 +197,7 @@ static int print_reader(bool json)
 			sep = ", ";
 		}
 	}
-	for (i = 0; state == READER_RUNNING && !json && i < 2; i++) {
+	for (i = 0; state == READER_RUNNING && !json && i < NR_MARKS; i++) {
 		if (m[i] < 0 && m[i] != -ENOENT)
 			printf(", %s: ? (%s)", marks[i][1], errname(-m[i]));
 		else if (m[i] <= 0)

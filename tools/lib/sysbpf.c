@@ -23,3 +23,14 @@ int sys_bpf_obj_info(int fd, void *info, __u32 size)
 	attr.info.info = (unsigned long)info;
 	return (int)sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
 }
+
+int sys_bpf_map_elem(int cmd, int fd, const void *key, void *value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (unsigned long)key;
+	attr.value = (unsigned long)value;
+	return (int)sys_bpf(cmd, &attr);
+}

@@ -18,4 +18,10 @@ long sys_bpf(int cmd, union bpf_attr *attr);
  */
 int sys_bpf_obj_info(int fd, void *info, __u32 size);
 
+/*
+ * bpf(@cmd) of the element @key of map @fd, with @value (lookup, update
+ * with flags 0, delete): 0 or a negative errno.
+ */
+int sys_bpf_map_elem(int cmd, int fd, const void *key, void *value);
+
 #endif

@@ -17,7 +17,7 @@ reader_pid() { sed -n 's/^pid \([0-9]*\) .*/\1/p' /var/log/krsi/reader; }
 last_seq() { krsi events --json -n 1 | sed -n 's/^{"seq":\([0-9]*\),.*/\1/p'; }
 
 check "logd: the reader runs from boot, unguarded here" \
-	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), not known to protect_init, not known to protect_log$"'
+	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), not known to protect_init, not known to protect_log, not known to krsi_lock$"'
 check_fails "logd: a second reader is refused" krsi logd
 check "logd: and says why" sh -c 'krsi logd 2>&1 | grep -q "the reader runs already (pid [0-9]*)"'
 
@@ -47,7 +47,7 @@ krsi attach protect_log >/dev/null
 check "logd: started again" krsi logd
 sleep 0.5
 check "logd: krsi status names protect_log alone as guarding it" \
-	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_log, not known to protect_init$"'
+	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_log, not known to protect_init, not known to krsi_lock$"'
 check "logd: detach protect_log" krsi detach protect_log
 krsi events --seq $((last + 1)) >/tmp/krsi_logd.events 2>&1
 check "logd: the numbers go on where they were" \

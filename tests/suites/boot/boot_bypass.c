@@ -617,6 +617,54 @@ static int map_cmd(int cmd, int fd)
 	return sys_bpf(cmd, &attr);
 }
 
+/*
+ * Every ring buffer and task storage map, by id, as the audit reader takes
+ * those of a policy loaded after the lock and marks itself in them: one
+ * read-only descriptor each, counted in *@nr, and not one writable one.
+ * -EPERM if each was refused, -EEXIST if one was given, or another errno.
+ */
+static int reader_maps_by_id(int *nr)
+{
+	union bpf_attr attr;
+	__u32 id = 0;
+
+	*nr = 0;
+	for (;;) {
+		struct bpf_map_info info;
+		int fd, err;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
+			break;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_id = id;
+		attr.open_flags = BPF_F_RDONLY;
+		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+		if (fd < 0)
+			return fd;
+		memset(&info, 0, sizeof(info));
+		err = sys_bpf_obj_info(fd, &info, sizeof(info));
+		close(fd);
+		if (err)
+			return err;
+		if (info.type != BPF_MAP_TYPE_RINGBUF &&
+		    info.type != BPF_MAP_TYPE_TASK_STORAGE)
+			continue;
+		(*nr)++;
+		attr.open_flags = 0;
+		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+		if (fd >= 0) {
+			close(fd);
+			return -EEXIST;
+		}
+		if (fd != -EPERM)
+			return fd;
+	}
+	return *nr ? -EPERM : -ENOENT;
+}
+
 /* The events of the ring buffers, collected by `krsi events`. */
 static bool reported(const char *what)
 {
@@ -1047,7 +1095,7 @@ int main(void)
 {
 	unsigned long long start;
 	pid_t holder;
-	int drain, fd;
+	int drain, fd, nr;
 	char cmd[128];
 	FILE *f;
 
@@ -1172,6 +1220,9 @@ int main(void)
 		  "krsi_lock: BPF_MAP_FREEZE");
 	if (fd >= 0)
 		close(fd);
+	check_err(reader_maps_by_id(&nr), -EPERM,
+		  "krsi_lock: a writable descriptor of a ring buffer or task storage map by id, not the reader");
+	check(nr >= 8, "krsi_lock: tried %d such maps, those of the policies", nr);
 	fd = obj_get("/sys/fs/bpf/krsi/protect_log/denials", BPF_F_RDONLY);
 	check(fd >= 0 && mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
 	      MAP_FAILED && errno == EACCES,

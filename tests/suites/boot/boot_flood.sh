@@ -95,6 +95,6 @@ check "flood: the log stays within its file system ($(du -sk /var/log/krsi | cut
 	       [ $(ls /var/log/krsi/uid/1000 | grep -c "^log\.") -le 2 ] &&
 	       [ $(du -sk /var/log/krsi | cut -f1) -le 49152 ]'
 check "flood: the reader still runs, guarded" \
-	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log$"'
+	sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$"'
 rm -f /tmp/flood.*
 check_exit

@@ -22,7 +22,7 @@ check "boot: krsi status shows the links" \
 check "boot: policies attached before anything else ran" \
 	grep -q "^attached at [0-9.]*s of uptime" /run/krsi/banner
 check "boot: the banner says the audit reader runs, guarded" \
-	grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log$" \
+	grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$" \
 	/run/krsi/banner
 check_fails "boot: the banner says nothing of a last boot's trail (none here)" \
 	grep -q "last boot's audit trail" /run/krsi/banner
@@ -123,7 +123,7 @@ check "demo's krsi policies lists the policies it carries" \
 check "root's krsi list --json: each program with its policy" \
 	sh -c "krsi list --json | grep -q '{\"hook\":\"bprm_check_security\",\"programs\":\[.*{\"name\":\"no_tmp_exec\",\"policy\":\"no_tmp_exec\",\"prog_id\":[0-9]*,\"link_id\":[0-9]*}'"
 check "root's krsi status --json: enforcing, locked, the reader guarded and streaming (or no port), wx attached" \
-	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"reader\":{\"state\":\"running\",\"pid\":[0-9]*,\"silent_s\":[0-9]*,\"protect_init\":true,\"protect_log\":true},\"stream\":{\"state\":\"\(streaming\|none\)\"[^}]*},\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\",\"links\":'"
+	sh -c "krsi status --json | grep -q '^{\"krsi\":\"enforcing\",\"lock\":\"locked\",\"reader\":{\"state\":\"running\",\"pid\":[0-9]*,\"silent_s\":[0-9]*,\"protect_init\":true,\"protect_log\":true,\"krsi_lock\":true},\"stream\":{\"state\":\"\(streaming\|none\)\"[^}]*},\"policies\":\[.*{\"name\":\"wx\",\"state\":\"attached\",\"mode\":\"enforce\",\"links\":'"
 check_fails "krsi status takes only --json" krsi status --yaml
 
 # krsi_lock

@@ -12,6 +12,7 @@
 as_demo() { su demo -c "$*"; }
 policies=/sys/kernel/security/krsi/policies
 held() { grep "^protect_secret $1 " "$policies"; }
+held_by_kernel() { grep -q "^$1 " "$policies"; }
 logged() { dmesg | grep -q "krsi: policy $1"; }
 links() { sed -n 's/^protect_secret [0-9]* [0-9a-f]* [0-9]* [0-9]* [0-9]* //p' "$policies"; }
 
@@ -112,6 +113,43 @@ expect 1 "signed: version 2 again is refused" krsi replace /tests/protect_secret
 says ESTALE || echo "not ok signed: version 2 again: ESTALE: $(cat "$expect_out")"
 expect 0 "signed: version 3 replaces version 2" krsi replace /tests/protect_secret-v3.krsi
 check "signed: the kernel holds version 3" held 3
+
+# What version 3 refuses reaches the audit log, as version 1's did: the
+# reader, which krsi_lock knows, takes the ring buffers of a policy loaded
+# after the lock (it looks once a second).
+in_log() { cat /var/log/krsi/log.* | grep -q "$1"; }
+as_demo cat /etc/krsi/secret 2>/dev/null
+sleep 2
+check "signed: version 3's denial is in the audit log" \
+	in_log '"policy":"protect_secret".*"event":"deny".*"version":3,'
+
+# The policies that know the reader, replaced after the lock: it marks
+# itself in protect_init's new map (krsi_lock lets it alone write one
+# then), and the kernel gives the new krsi_lock its claim and its lock,
+# both frozen: the reader stays guarded and known, and the machine
+# locked.  (protect_log is /init's, pinned: only the kernel's are
+# replaced.)
+denials3() { cat /var/log/krsi/log.* | grep -c '"policy":"protect_secret".*"event":"deny".*"version":3,'; }
+if held_by_kernel krsi_lock && held_by_kernel protect_init; then
+	for p in protect_init krsi_lock; do
+		expect 0 "signed: $p version 2 replaces version 1 after the lock" \
+			krsi replace "/tests/$p-v2.krsi"
+	done
+	sleep 2
+	check "signed: the reader is known to each new version" \
+		sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$"'
+	reader=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' /var/log/krsi/reader)
+	check_fails "signed: and guarded: root may not signal it" kill -CONT "$reader"
+	before=$(denials3)
+	as_demo cat /etc/krsi/secret 2>/dev/null
+	sleep 2
+	check "signed: and it still writes the log" test "$(denials3)" -gt "$before"
+	check "signed: still locked after krsi_lock's replacement" \
+		sh -c 'krsi status | grep -q "^lock: *locked until reboot"'
+	check_fails "signed: no mount after krsi_lock's replacement" mount -t tmpfs tmpfs /mnt
+	check_fails "signed: no writable map descriptor either" \
+		bpftool map dump pinned /sys/fs/bpf/krsi/protect_log/policy_mode
+fi
 
 # Nothing detaches it.
 expect 1 "signed: krsi detach protect_secret is refused" krsi detach protect_secret
