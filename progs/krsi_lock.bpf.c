@@ -15,10 +15,15 @@
  * prog show`, `bpftool link show`), which needs descriptors of links and
  * LSM programs by id.  The event buffers are the audit reader's alone.
  *
- * The lock is a one-way latch: `krsi lock` freezes the map `lock`
- * (BPF_MAP_FREEZE), and the kernel never unfreezes a map, not even for a
- * newer krsi_lock, whose map it freezes as it replaces.  The program
- * reads the frozen state, so no map write can unlock it.
+ * The lock is a one-way latch: `krsi lock` freezes the maps `lock` and
+ * `seal` (BPF_MAP_FREEZE), and the kernel never unfreezes a map, not even
+ * for a newer krsi_lock, whose maps it freezes as it replaces.  The
+ * program reads the frozen state, so no map write can unlock it.  A
+ * kernel built to lock at boot (make KRSI_BOOT_LOCK=1) carries krsi_lock
+ * signed with `lock` frozen, and freezes it as it attaches the boot
+ * policies, before init: from then on no program is loaded or attached
+ * by any process.  Until /init seals (`krsi lock`), it may still mount
+ * and the reader may claim, below; no other process has run yet.
  *
  * Routes to a policy after the lock, from the 6.1 sources, and what closes
  * each:
@@ -59,9 +64,10 @@
  *    inode_rename, inode_rmdir on the BPF filesystem): refused, and so is
  *    pinning anything new (BPF_OBJ_PIN) or giving a pin another name or a
  *    new directory (inode_link, inode_symlink, inode_mkdir), which would
- *    make a policy look attached where it is not.  So is every mount into
- *    the tree, move and unmount (sb_mount, move_mount, sb_umount), since a
- *    mount over /sys/fs/bpf or any directory above it would hide the pins.
+ *    make a policy look attached where it is not.  Once sealed, so is
+ *    every mount into the tree, move and unmount (sb_mount, move_mount,
+ *    sb_umount), since a mount over /sys/fs/bpf or any directory above
+ *    it would hide the pins.
  *  - the kernel's own loader of signed policies (CONFIG_SECURITY_BPF_SIGNED,
  *    security/krsi/policy.c) calls bpf() from a kernel thread, which no
  *    process can make run a command of its choosing: those calls are
@@ -95,6 +101,16 @@
 #include "krsi_policy.h"
 
 /*
+ * The verifier lets a program read the fields of its own maps, but not
+ * move a pointer to one: not inlined, so that the compiler cannot share
+ * an address computed for one map's field among several calls.
+ */
+static __noinline bool frozen(void *map)
+{
+	return ((struct bpf_map *)map)->frozen;
+}
+
+/*
  * The audit reader (krsi logd), which claims this map before the lock: it
  * writes its process id and when it started, as /proc/PID/stat says (in
  * USER_HZ ticks since boot, which no later process of that id shares),
@@ -125,14 +141,23 @@ static bool is_reader(void)
 	__u32 zero = 0;
 
 	/* Unfrozen, anyone who wrote it could write it again. */
-	if (!map->frozen)
+	if (!frozen(map))
 		return false;
 	id = bpf_map_lookup_elem(&reader, &zero);
 	return id && id->tgid == task->tgid &&
 	       id->start == task->group_leader->start_boottime / NSEC_PER_USER_HZ;
 }
 
-/* Frozen by `krsi lock`; its content is not used. */
+/*
+ * The two latches, each a map that is frozen (its content is not used):
+ * `lock`, by `krsi lock`, or by the kernel as it loads a krsi_lock signed
+ * with it frozen (a kernel that locks at boot, make KRSI_BOOT_LOCK=1);
+ * `seal`, by `krsi lock` only.  Locked, no bpf() command changes a
+ * program, a link or a pin.  Sealed too, nobody but the audit reader
+ * writes a map or gets a writable descriptor of one, and nobody changes
+ * the mount table: /init, which mounts the file systems and starts the
+ * reader, seals once it has.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -140,12 +165,21 @@ struct {
 	__type(value, __u32);
 } lock SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} seal SEC(".maps");
+
 static bool locked(void)
 {
-	/* The verifier lets a program read the fields of its own maps. */
-	struct bpf_map *map = (struct bpf_map *)&lock;
+	return frozen(&lock);
+}
 
-	return map->frozen;
+static bool sealed(void)
+{
+	return frozen(&seal);
 }
 
 #define PF_KTHREAD	0x00200000	/* <linux/sched.h> */
@@ -183,17 +217,17 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_MAP_GET_FD_BY_ID:
 		/*
 		 * Read-only, to read the maps of policies the kernel holds.
-		 * The reader's writable ones: the bpf_map hook below checks
-		 * which maps.
+		 * Writable ones for the reader, or before the seal: the
+		 * bpf_map hook below checks which maps.
 		 */
 		if (BPF_CORE_READ(attr, open_flags) == BPF_F_RDONLY ||
-		    is_reader())
+		    is_reader() || !sealed())
 			return 0;
 		return deny("bpf", "writable map descriptor by id while locked",
 			    EPERM);
 	case BPF_MAP_UPDATE_ELEM:
 		/* Its own marks, through the task storage maps below. */
-		if (is_reader())
+		if (is_reader() || !sealed())
 			return 0;
 		return deny("bpf", "map write while locked", EPERM);
 	case BPF_MAP_DELETE_ELEM:
@@ -202,9 +236,21 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_MAP_DELETE_BATCH:
 	case BPF_MAP_LOOKUP_AND_DELETE_BATCH:
 	case BPF_MAP_FREEZE:
+		/*
+		 * Before the seal, a map is written only through a writable
+		 * descriptor the bpf_map hook gave: the reader's claim.
+		 */
+		if (!sealed())
+			return 0;
 		return deny("bpf", "map write while locked", EPERM);
 	}
 	return 0;
+}
+
+/* Is @map this policy's map @own? */
+static bool is_map(struct bpf_map *map, void *own)
+{
+	return BPF_CORE_READ(map, id) == ((struct bpf_map *)own)->id;
 }
 
 static bool reader_may_write(struct bpf_map *map)
@@ -227,6 +273,14 @@ int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 	 * storage maps, as it did before the lock for the others.
 	 */
 	if (is_reader() && reader_may_write(map))
+		return 0;
+	/*
+	 * Before the seal (locked at boot, /init alone has run): the
+	 * reader's claim, once (krsi logd), and the seal itself (krsi lock).
+	 */
+	if (!sealed() && !frozen(&reader) && is_map(map, &reader))
+		return 0;
+	if (!sealed() && is_map(map, &seal))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
 }
@@ -344,7 +398,7 @@ int BPF_PROG(lock_rename, struct inode *old_dir, struct dentry *old_dentry,
 /* Any mount could hide /sys/fs/bpf, or a directory above it. */
 static int keep_mounts(const char *hook)
 {
-	if (locked())
+	if (sealed())
 		return deny(hook, "mount table while locked", EPERM);
 	return 0;
 }

@@ -77,12 +77,27 @@ $(GEN)/updates/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
 # none, as the tests' bare kernel is.
 KRSI_BOOT_POLICIES ?= no_module_load protect_init no_tmp_exec wx protect_secret \
 	audit_exec krsi_lock
-BOOT_PACKS := $(patsubst %,$(GEN)/%.krsi,$(KRSI_BOOT_POLICIES))
+# make KRSI_BOOT_LOCK=1 (the default): the kernel's krsi_lock is signed
+# with its map `lock` frozen (krsi-pack -F lock), so that the kernel is
+# locked as it attaches it, before init: no process ever loads or
+# attaches a program; /init seals (`krsi lock`) once it has mounted what
+# it mounts and started the reader.  KRSI_BOOT_LOCK=0: locked by /init.
+KRSI_BOOT_LOCK ?= 1
+boot_pack = $(if $(and $(filter 1,$(KRSI_BOOT_LOCK)),$(filter krsi_lock,$(1))),\
+	$(GEN)/boot/krsi_lock.krsi,$(GEN)/$(1).krsi)
+BOOT_PACKS := $(foreach p,$(KRSI_BOOT_POLICIES),$(call boot_pack,$(p)))
+
+$(GEN)/boot/krsi_lock.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
+	$(call msg,PACK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_RUN) $(PACK) -F lock krsi_lock $@.tmp
+	$(Q)$(call sign,$@.tmp)
+	$(Q)mv $@.tmp $@
 
 $(GEN)/boot-policies.list: FORCE
 	$(Q)mkdir -p $(GEN)
-	$(Q)echo "$(KRSI_BOOT_POLICIES)" | cmp -s - $@ 2>/dev/null || \
-		echo "$(KRSI_BOOT_POLICIES)" >$@
+	$(Q)echo "$(KRSI_BOOT_POLICIES) lock=$(KRSI_BOOT_LOCK)" | cmp -s - $@ 2>/dev/null || \
+		echo "$(KRSI_BOOT_POLICIES) lock=$(KRSI_BOOT_LOCK)" >$@
 
 $(GEN)/boot-policies.bin: $(GEN)/boot-policies.list $(BOOT_PACKS) $(PACK)
 	$(call msg,PACK,$@)

@@ -57,7 +57,7 @@ for denied in "can't create '/busybox': Read-only file system" \
 	"/mem': Permission denied (exit 1)" \
 	"mount: permission denied (are you root?) (exit 1)" \
 	"renice: setpriority: Operation not permitted" \
-	"rm: can't remove '/sys/fs/bpf/krsi/protect_log/log_open': Operation not permitted"; do
+	"umount: can't unmount /sys/kernel/security: Operation not permitted"; do
 	shown "attacker's try denied: $denied" -F "$denied"
 done
 # Signed updates: version 2 replaces the boot policy, version 1 (the

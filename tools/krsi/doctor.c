@@ -212,10 +212,14 @@ static void check_trampoline(int locked)
 
 static void check_lock(int locked)
 {
-	if (locked > 0)
+	if (locked == KRSI_SEALED)
 		answer("lock", NOTE, R_POLICIES, "locked until reboot (krsi_lock): nobody, "
 		       "root included, loads, attaches or detaches a BPF program, "
 		       "writes a BPF map, or changes a mount; reading stays open");
+	else if (locked == KRSI_LOCKED)
+		answer("lock", NOTE, R_POLICIES, "locked since boot (krsi_lock): nobody "
+		       "loads, attaches or detaches a BPF program; until krsi lock "
+		       "seals it, /init may still mount and the audit reader claim");
 	else if (locked == 0)
 		answer("lock", NOTE, R_POLICIES, "not locked: root may attach and detach "
 		       "(krsi lock freezes it until reboot)");

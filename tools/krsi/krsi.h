@@ -242,6 +242,14 @@ struct krsi_origin;
 int held_origin(const struct policy *p, struct krsi_origin *o);
 
 /* 1 locked, 0 not, or a negative errno when there is no lock to ask (lock.c). */
+/*
+ * krsi_lock's latches (progs/krsi_lock.bpf.c): KRSI_SEALED after `krsi
+ * lock`, KRSI_LOCKED when only the lock is frozen (a kernel that locks at
+ * boot, until /init seals), 0 unlocked, -ENOENT without krsi_lock, or
+ * another negative errno.  Locked either way, a policy is attached
+ * through the kernel, signed.
+ */
+enum { KRSI_LOCKED = 1, KRSI_SEALED = 2 };
 int krsi_locked(void);
 /*
  * The audit reader's claim in krsi_lock, which lets it alone take, after

@@ -43,14 +43,11 @@ static const struct policy *lock_policy(void)
 	return NULL;
 }
 
-int krsi_locked(void)
+/* Is krsi_lock's map @name frozen?  1, 0, or a negative errno. */
+static int latch_frozen(const struct policy *p, const char *name)
 {
-	const struct policy *p = lock_policy();
-	int fd, frozen, pinned = p ? policy_pin_state(p) : 0;
+	int fd = policy_map_fd(p, name, BPF_F_RDONLY), frozen;
 
-	if (pinned <= 0)
-		return pinned < 0 ? pinned : -ENOENT;
-	fd = policy_map_fd(p, "lock", BPF_F_RDONLY);
 	if (fd < 0)
 		return fd;
 	frozen = map_frozen(fd);
@@ -58,13 +55,39 @@ int krsi_locked(void)
 	return frozen;
 }
 
+int krsi_locked(void)
+{
+	const struct policy *p = lock_policy();
+	int lock, seal, pinned = p ? policy_pin_state(p) : 0;
+
+	if (pinned <= 0)
+		return pinned < 0 ? pinned : -ENOENT;
+	lock = latch_frozen(p, "lock");
+	if (lock <= 0)
+		return lock;
+	seal = latch_frozen(p, "seal");
+	return seal < 0 ? seal : seal ? KRSI_SEALED : KRSI_LOCKED;
+}
+
+/* Freeze krsi_lock's map @name: 1 if it was frozen already, 0, or -errno. */
+static int latch_freeze(const struct policy *p, const char *name)
+{
+	union bpf_attr attr;
+	int fd = policy_map_fd(p, name, 0), err;
+
+	if (fd < 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	err = sys_bpf(BPF_MAP_FREEZE, &attr);
+	close(fd);
+	return err == -EBUSY ? 1 : err;
+}
+
 int cmd_lock(int argc, char **argv)
 {
 	const struct policy *p = lock_policy();
-	union bpf_attr attr;
-	int fd, err;
-
-	int pinned;
+	int pinned, lock, seal;
 
 	if (args_none(argc, argv))
 		return EXIT_USAGE;
@@ -75,28 +98,27 @@ int cmd_lock(int argc, char **argv)
 		      pinned == -EACCES ? " (needs root)" : ": krsi_lock is not attached");
 		return 1;
 	}
-	if (krsi_locked() > 0) {
+	lock = krsi_locked();
+	if (lock == KRSI_SEALED) {
 		printf("krsi: already locked\n");
 		return 0;
 	}
-	fd = policy_map_fd(p, "lock", 0);
-	if (fd < 0) {
-		error(fd, "lock: map lock of krsi_lock");
+	/*
+	 * The lock first: sealed but unlocked is no state to leave.  A
+	 * kernel that locks at boot froze it (krsi_lock refuses a writable
+	 * descriptor of it then).
+	 */
+	lock = lock == KRSI_LOCKED ? 1 : latch_freeze(p, "lock");
+	if (lock < 0) {
+		error(lock, "lock: freeze map lock of krsi_lock");
 		return 1;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	err = sys_bpf(BPF_MAP_FREEZE, &attr);
-	close(fd);
-	if (err == -EBUSY) {
-		printf("krsi: already locked\n");
-		return 0;
-	}
-	if (err) {
-		error(err, "lock: freeze the lock");
+	seal = latch_freeze(p, "seal");
+	if (seal < 0) {
+		error(seal, "lock: freeze map seal of krsi_lock");
 		return 1;
 	}
-	printf("krsi: locked until reboot\n");
+	printf(lock && seal ? "krsi: already locked\n" : "krsi: locked until reboot\n");
 	return 0;
 }
 

@@ -217,7 +217,8 @@ static int print_status_json(int lock)
 
 	printf("{\"krsi\":");
 	json_str(stdout, mode);
-	printf(",\"lock\":\"%s\"", lock > 0 ? "locked" : lock == 0 ? "unlocked" :
+	printf(",\"lock\":\"%s\"", lock == KRSI_SEALED ? "locked" :
+	       lock == KRSI_LOCKED ? "locked-unsealed" : lock == 0 ? "unlocked" :
 	       lock == -ENOENT ? "absent" : "unknown");
 	if (lock < 0 && lock != -ENOENT)
 		printf(",\"lock_error\":\"%s\"", errname(-lock));
@@ -275,7 +276,8 @@ int cmd_status(int argc, char **argv)
 		printf("lock:     unknown (%s: %s%s)\n", KRSI_PIN_DIR, errname(-lock),
 		       lock == -EACCES ? ", needs root" : "");
 	else
-		printf("lock:     %s\n", lock > 0 ? "locked until reboot" :
+		printf("lock:     %s\n", lock == KRSI_SEALED ? "locked until reboot" :
+		       lock == KRSI_LOCKED ? "locked since boot, not yet sealed (krsi lock)" :
 		       lock == 0 ? "unlocked (krsi lock)" :
 		       "no lock (krsi_lock not attached)");
 	status |= print_reader(false) << 1;

@@ -14,8 +14,10 @@
  * skeleton's own open, configure and load functions, with the load that
  * the skeleton would hand to the kernel captured instead.
  *
- * usage: krsi-pack [-V VERSION] NAME OUT	the policy NAME (as version
- *					VERSION, for the tests)
+ * usage: krsi-pack [-V VERSION] [-F MAP] NAME OUT
+ *		the policy NAME (as version VERSION, for the tests), with its
+ *		map MAP frozen by the kernel as it loads (KRSI_POLICY_MAP_FROZEN:
+ *		krsi_lock's lock, for a kernel that locks at boot)
  *        krsi-pack --boot OUT FILE...	signed policies, for the kernel
  */
 #include <errno.h>
@@ -42,6 +44,8 @@ static void pack_free_map_data(void *p, __u64 addr, size_t sz);
 
 /* The policy's version, or what -V says it is. */
 static __u32 krsi_load_version, version_override;
+/* The map -F names, or NULL. */
+static const char *frozen_map;
 
 /* The initial values the skeleton prepared, by address. */
 struct initial_value {
@@ -153,8 +157,15 @@ int krsi_config_ino(const char *path, __u64 *ino)
 	return add_param(KRSI_PARAM_INO, ino, path);
 }
 
+/* A map's name and its place among the skeleton's map descriptors. */
+struct pack_map {
+	const char *name;
+	size_t index;
+};
+
 struct pack_policy {
 	const char *name;
+	const struct pack_map *maps;
 	void *(*open)(void);
 	int (*load)(void *skel);
 	void (*destroy)(void *skel);
@@ -172,8 +183,18 @@ struct pack_policy {
 	static void skel##_destroy_skel(void *s) { skel##__destroy(s); }
 KRSI_POLICIES(POLICY_FUNCS)
 
+#define MAP_INDEX(skel, map) { #map,					\
+	(offsetof(struct skel, maps.map) - offsetof(struct skel, maps)) /	\
+	sizeof(struct bpf_map_desc) },
+#define POLICY_MAPS(skel)						\
+	static const struct pack_map skel##_maps[] = {			\
+		KRSI_MAPS_##skel(MAP_INDEX) { NULL, 0 }			\
+	};
+KRSI_POLICIES(POLICY_MAPS)
+
 #define POLICY(skel) {							\
 	.name = #skel,							\
+	.maps = skel##_maps,						\
 	.open = skel##_open_skel,					\
 	.load = skel##_load_skel,					\
 	.destroy = skel##_destroy_skel,					\
@@ -226,6 +247,15 @@ static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 			init_sz += maps[i].init_sz;
 		}
 	}
+	for (i = 0; frozen_map && p->maps[i].name; i++)
+		if (!strcmp(p->maps[i].name, frozen_map))
+			break;
+	if (frozen_map && !p->maps[i].name) {
+		fprintf(stderr, "krsi-pack: %s: no map '%s'\n", p->name, frozen_map);
+		return -ENOENT;
+	}
+	if (frozen_map)
+		maps[p->maps[i].index].flags |= KRSI_POLICY_MAP_FROZEN;
 	for (i = 0; i < pack.nr_params; i++) {
 		pack.params[i].map = value_map[pack.params[i].map];
 		if (pack.params[i].map == KRSI_POLICY_MAX_MAPS) {
@@ -365,17 +395,22 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--boot"))
 		return pack_boot(argv[2], argv + 3, argc - 3) ? 1 : 0;
-	if (argc == 5 && !strcmp(argv[1], "-V")) {
-		char *end;
+	while (argc >= 5 && argv[1][0] == '-') {
+		char *end = "";
 
-		version_override = strtoul(argv[2], &end, 10);
-		if (*end || !version_override)
-			argc = 0;
+		if (!strcmp(argv[1], "-V"))
+			version_override = strtoul(argv[2], &end, 10);
+		else if (!strcmp(argv[1], "-F"))
+			frozen_map = argv[2];
+		else
+			break;
+		if (*end || (!strcmp(argv[1], "-V") && !version_override))
+			break;
 		argc -= 2;
 		argv += 2;
 	}
-	if (argc != 3) {
-		fprintf(stderr, "usage: krsi-pack [-V VERSION] NAME OUT\n"
+	if (argc != 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] NAME OUT\n"
 				"       krsi-pack --boot OUT FILE...\n");
 		return 2;
 	}

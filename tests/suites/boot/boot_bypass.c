@@ -618,6 +618,35 @@ static int map_cmd(int cmd, int fd)
 }
 
 /*
+ * The map after *@id (0: the first), read-only, its id in *@id and its
+ * info in *@info: a descriptor, -ENOENT after the last, or -errno.
+ */
+static int next_map(__u32 *id, struct bpf_map_info *info)
+{
+	union bpf_attr attr;
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = *id;
+	if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
+		return -ENOENT;
+	*id = attr.next_id;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = *id;
+	attr.open_flags = BPF_F_RDONLY;
+	fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	if (fd < 0)
+		return fd;
+	memset(info, 0, sizeof(*info));
+	err = sys_bpf_obj_info(fd, info, sizeof(*info));
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
  * Every ring buffer and task storage map, by id, as the audit reader takes
  * those of a policy loaded after the lock and marks itself in them: one
  * read-only descriptor each, counted in *@nr, and not one writable one.
@@ -625,35 +654,20 @@ static int map_cmd(int cmd, int fd)
  */
 static int reader_maps_by_id(int *nr)
 {
+	struct bpf_map_info info;
 	union bpf_attr attr;
 	__u32 id = 0;
+	int fd;
 
 	*nr = 0;
-	for (;;) {
-		struct bpf_map_info info;
-		int fd, err;
-
-		memset(&attr, 0, sizeof(attr));
-		attr.start_id = id;
-		if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
-			break;
-		id = attr.next_id;
-		memset(&attr, 0, sizeof(attr));
-		attr.map_id = id;
-		attr.open_flags = BPF_F_RDONLY;
-		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
-		if (fd < 0)
-			return fd;
-		memset(&info, 0, sizeof(info));
-		err = sys_bpf_obj_info(fd, &info, sizeof(info));
+	while ((fd = next_map(&id, &info)) >= 0) {
 		close(fd);
-		if (err)
-			return err;
 		if (info.type != BPF_MAP_TYPE_RINGBUF &&
 		    info.type != BPF_MAP_TYPE_TASK_STORAGE)
 			continue;
 		(*nr)++;
-		attr.open_flags = 0;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_id = id;
 		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 		if (fd >= 0) {
 			close(fd);
@@ -662,7 +676,27 @@ static int reader_maps_by_id(int *nr)
 		if (fd != -EPERM)
 			return fd;
 	}
+	if (fd != -ENOENT)
+		return fd;
 	return *nr ? -EPERM : -ENOENT;
+}
+
+/* Where /init pins protect_log, on a kernel that does not lock at boot. */
+#define LOG_PINS	"/sys/fs/bpf/krsi/protect_log"
+
+/* The first map named @name, of @type, by id, read-only: or -errno. */
+static int map_by_name(const char *name, __u32 type)
+{
+	struct bpf_map_info info;
+	__u32 id = 0;
+	int fd;
+
+	while ((fd = next_map(&id, &info)) >= 0) {
+		if (info.type == type && !strcmp(info.name, name))
+			return fd;
+		close(fd);
+	}
+	return fd;
 }
 
 /* The events of the ring buffers, collected by `krsi events`. */
@@ -1096,6 +1130,7 @@ int main(void)
 	unsigned long long start;
 	pid_t holder;
 	int drain, fd, nr;
+	bool pinned;
 	char cmd[128];
 	FILE *f;
 
@@ -1204,47 +1239,54 @@ int main(void)
 		  "protect_secret: demo pidfd_getfd() of krsi-secret's descriptor");
 	stop_krsi_secret(holder, drain);
 
-	/* The lock, as root. */
-	fd = obj_get("/sys/fs/bpf/krsi/protect_log/denials", 0);
-	check_err(fd < 0 ? fd : 0, -EPERM, "krsi_lock: writable descriptor of a pinned map");
-	if (fd >= 0)
-		close(fd);
-	fd = obj_get("/sys/fs/bpf/krsi/protect_log/lost", BPF_F_RDONLY);
+	/*
+	 * The lock, as root: protect_log's maps, pinned by /init, or held by
+	 * the kernel (a kernel that locks at boot, where nothing is pinned).
+	 */
+	pinned = access(LOG_PINS, F_OK) == 0;
+	if (pinned) {
+		fd = obj_get(LOG_PINS "/denials", 0);
+		check_err(fd < 0 ? fd : 0, -EPERM, "krsi_lock: writable descriptor of a pinned map");
+		if (fd >= 0)
+			close(fd);
+	}
+	fd = pinned ? obj_get(LOG_PINS "/lost", BPF_F_RDONLY) :
+	     map_by_name("lost", BPF_MAP_TYPE_ARRAY);
 	check(fd >= 0, "krsi_lock: read-only descriptor still allowed: %s",
 	      fd < 0 ? errname(-fd) : "ok");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_UPDATE_ELEM, fd), -EPERM,
-		  "krsi_lock: BPF_MAP_UPDATE_ELEM of protect_log's lost counter");
+		  "krsi_lock: BPF_MAP_UPDATE_ELEM of a policy's lost counter");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_DELETE_ELEM, fd), -EPERM,
 		  "krsi_lock: BPF_MAP_DELETE_ELEM");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_FREEZE, fd), -EPERM,
 		  "krsi_lock: BPF_MAP_FREEZE");
-	if (fd >= 0)
-		close(fd);
-	check_err(reader_maps_by_id(&nr), -EPERM,
-		  "krsi_lock: a writable descriptor of a ring buffer or task storage map by id, not the reader");
-	check(nr >= 8, "krsi_lock: tried %d such maps, those of the policies", nr);
-	fd = obj_get("/sys/fs/bpf/krsi/protect_log/denials", BPF_F_RDONLY);
-	check(fd >= 0 && mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
-	      MAP_FAILED && errno == EACCES,
-	      "krsi_lock: no writable mapping of a ring buffer's consumer page");
-	if (fd >= 0)
-		close(fd);
-	check_err(sys_err(unlink("/sys/fs/bpf/krsi/protect_log/log_open")), -EPERM,
-		  "krsi_lock: unlink a pin");
-	check_err(sys_err(rename("/sys/fs/bpf/krsi/protect_log", "/sys/fs/bpf/krsi/protect_log_old")), -EPERM,
-		  "krsi_lock: rename a policy's pins");
-	fd = obj_get("/sys/fs/bpf/krsi/protect_log/lost", BPF_F_RDONLY);
 	{
 		union bpf_attr attr;
 
 		memset(&attr, 0, sizeof(attr));
-		attr.pathname = (unsigned long)"/sys/fs/bpf/krsi/extra_pin";
+		attr.pathname = (unsigned long)"/sys/fs/bpf/extra_pin";
 		attr.bpf_fd = fd;
 		check_err(fd < 0 ? fd : sys_bpf(BPF_OBJ_PIN, &attr), -EPERM,
 			  "krsi_lock: BPF_OBJ_PIN of a new pin");
 	}
 	if (fd >= 0)
 		close(fd);
+	check_err(reader_maps_by_id(&nr), -EPERM,
+		  "krsi_lock: a writable descriptor of a ring buffer or task storage map by id, not the reader");
+	check(nr >= 8, "krsi_lock: tried %d such maps, those of the policies", nr);
+	fd = pinned ? obj_get(LOG_PINS "/denials", BPF_F_RDONLY) :
+	     map_by_name("denials", BPF_MAP_TYPE_RINGBUF);
+	check(fd >= 0 && mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
+	      MAP_FAILED && errno == EACCES,
+	      "krsi_lock: no writable mapping of a ring buffer's consumer page");
+	if (fd >= 0)
+		close(fd);
+	if (pinned) {
+		check_err(sys_err(unlink(LOG_PINS "/log_open")), -EPERM,
+			  "krsi_lock: unlink a pin");
+		check_err(sys_err(rename(LOG_PINS, LOG_PINS "_old")), -EPERM,
+			  "krsi_lock: rename a policy's pins");
+	}
 	check_err(sys_err(umount2("/sys/fs/bpf", MNT_DETACH)), -EPERM,
 		  "krsi_lock: unmount /sys/fs/bpf");
 	check_err(sys_err(mount("tmpfs", "/sys/fs", "tmpfs", 0, NULL)), -EPERM,
@@ -1296,10 +1338,13 @@ int main(void)
 	check_reported("protect_secret denied EPERM: path_chroot");
 	check_reported("protect_secret denied EACCES: file_receive");
 	check_reported("protect_secret denied EACCES: file_open /etc/krsi/secret");
-	check_reported("krsi_lock denied EPERM: bpf_map");
 	check_reported("krsi_lock denied EPERM: bpf map write while locked");
-	check_reported("krsi_lock denied EPERM: inode_unlink");
-	check_reported("krsi_lock denied EPERM: inode_rename");
+	check_reported("krsi_lock denied EPERM: bpf writable map descriptor by id while locked");
+	if (pinned) {
+		check_reported("krsi_lock denied EPERM: bpf_map");
+		check_reported("krsi_lock denied EPERM: inode_unlink");
+		check_reported("krsi_lock denied EPERM: inode_rename");
+	}
 	check_reported("krsi_lock denied EPERM: sb_umount");
 	check_reported("krsi_lock denied EPERM: sb_mount");
 	check_reported("krsi_lock denied EPERM: move_mount");
@@ -1336,6 +1381,7 @@ int main(void)
 	check_reported("protect_log denied EPERM: file_open a driver's binding in sysfs");
 	check_reported("protect_log denied EPERM: file_ioctl a serial port moved or reconfigured");
 #endif
-	check_reported("krsi_lock denied EPERM: bpf_map writable map descriptor while locked");
+	if (pinned)
+		check_reported("krsi_lock denied EPERM: bpf_map writable map descriptor while locked");
 	return check_exit();
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -143,13 +144,56 @@ static __u32 socket_filter_id(void)
 	return id;
 }
 
-/* BPF_LINK_UPDATE or BPF_LINK_DETACH of protect_log's pinned link of log_open. */
+/* What before_lock's BPF_PROG_LOAD of a socket filter gave: 0 or -errno. */
+static int load_before_lock(void)
+{
+	FILE *f = fopen("/run/socket_filter_load.errno", "re");
+	int err = -ENOENT;
+
+	if (f) {
+		if (fscanf(f, "%d", &err) != 1)
+			err = -EINVAL;
+		fclose(f);
+	}
+	return err;
+}
+
+/* Did /init pin protect_log (a kernel that does not lock at boot)? */
+static bool pinned(void)
+{
+	return access("/sys/fs/bpf/krsi/protect_log", F_OK) == 0;
+}
+
+/* A descriptor of protect_log's first link the kernel holds, by id. */
+static int held_link(void)
+{
+	FILE *f = fopen("/sys/kernel/security/krsi/policies", "re");
+	char line[1024];
+	unsigned int id = 0;
+	union bpf_attr attr;
+
+	/* name version load_id time pid uid link... */
+	while (f && !id && fgets(line, sizeof(line), f))
+		if (sscanf(line, "protect_log %*s %*s %*s %*s %*s %u", &id) != 1)
+			id = 0;
+	if (f)
+		fclose(f);
+	memset(&attr, 0, sizeof(attr));
+	attr.link_id = id;
+	return id ? (int)sys_bpf(BPF_LINK_GET_FD_BY_ID, &attr) : -ENOENT;
+}
+
+/*
+ * BPF_LINK_UPDATE or BPF_LINK_DETACH of protect_log's link of log_open,
+ * pinned, or of its first link, held.
+ */
 static int change_link(int cmd)
 {
 	union bpf_attr attr;
 	int link, err;
 
-	link = obj_get("/sys/fs/bpf/krsi/protect_log/log_open");
+	link = pinned() ? obj_get("/sys/fs/bpf/krsi/protect_log/log_open") :
+	       held_link();
 	if (link < 0)
 		return -ECHILD;
 	memset(&attr, 0, sizeof(attr));
@@ -214,13 +258,19 @@ int main(void)
 		  "lock: BPF_LINK_GET_FD_BY_ID, for bpftool link show");
 	check_err(get_by_id(BPF_PROG_GET_FD_BY_ID), 0,
 		  "lock: BPF_PROG_GET_FD_BY_ID of a policy's LSM program");
-	check(socket_filter_id() != 0, "lock: before_lock left a socket filter");
-	check_err(get_id(BPF_PROG_GET_FD_BY_ID, socket_filter_id()), -EPERM,
-		  "lock: BPF_PROG_GET_FD_BY_ID of a socket filter");
-	fd = obj_get("/sys/fs/bpf/test_socket_filter");
-	check_err(fd < 0 ? fd : 0, -EPERM, "lock: BPF_OBJ_GET of a pinned socket filter");
-	if (fd >= 0)
-		close(fd);
+	if (socket_filter_id()) {
+		check_err(get_id(BPF_PROG_GET_FD_BY_ID, socket_filter_id()), -EPERM,
+			  "lock: BPF_PROG_GET_FD_BY_ID of a socket filter");
+		fd = obj_get("/sys/fs/bpf/test_socket_filter");
+		check_err(fd < 0 ? fd : 0, -EPERM,
+			  "lock: BPF_OBJ_GET of a pinned socket filter");
+		if (fd >= 0)
+			close(fd);
+	} else {
+		/* Locked at boot: no program but the kernel's could be loaded. */
+		check_err(load_before_lock(), -EPERM,
+			  "lock: before /init's lock, at boot, BPF_PROG_LOAD of a socket filter");
+	}
 	check_err(change_link(BPF_LINK_UPDATE), -EPERM, "lock: BPF_LINK_UPDATE of protect_log's link");
 	/* Passing for /usr/bin/krsi: refused before the kernel looks at it
 	 * (without the lock, EBUSY: this process's executable is mapped).
@@ -230,11 +280,12 @@ int main(void)
 		  "lock: prctl(PR_SET_MM_EXE_FILE) to /usr/bin/krsi");
 	close(fd);
 	/* New names for pins would make a policy look attached. */
-	check_err(link("/sys/fs/bpf/krsi/protect_log/log_open", "/sys/fs/bpf/krsi/extra") ?
-		  -errno : 0, -EPERM, "lock: link() of a pin to a new name");
-	check_err(symlink("/sys/fs/bpf/krsi/protect_log", "/sys/fs/bpf/krsi/no_setuid") ?
+	if (pinned())
+		check_err(link("/sys/fs/bpf/krsi/protect_log/log_open", "/sys/fs/bpf/krsi/extra") ?
+			  -errno : 0, -EPERM, "lock: link() of a pin to a new name");
+	check_err(symlink("/sys/fs/bpf", "/sys/fs/bpf/no_setuid") ?
 		  -errno : 0, -EPERM, "lock: symlink() in /sys/fs/bpf");
-	check_err(mkdir("/sys/fs/bpf/krsi/no_setuid", 0700) ? -errno : 0, -EPERM,
+	check_err(mkdir("/sys/fs/bpf/no_setuid", 0700) ? -errno : 0, -EPERM,
 		  "lock: mkdir() in /sys/fs/bpf");
 	check_err(change_link(BPF_LINK_DETACH), -EPERM, "lock: BPF_LINK_DETACH of protect_log's link");
 

@@ -19,8 +19,19 @@ if [ -z "$(cat "$policies")" ]; then
 		sh -c 'test -e /run/held_links.txt && test ! -s /run/held_links.txt'
 	check_fails "held: none held; nor does the kernel log say any was attached before init" \
 		sh -c 'dmesg | grep -q "attached before init"'
+	check "held: none held; unlocked until /init's krsi lock" \
+		grep -q "^lock: *unlocked" /run/status_before_lock.txt
 	check_exit
 fi
+
+# make KRSI_BOOT_LOCK=1: the kernel's krsi_lock came signed with its lock
+# frozen, so the lock held from the first instruction of /init, which
+# sealed it once it had mounted and started the reader.
+check "held: locked since boot: krsi status before /init's krsi lock" \
+	grep -q "^lock: *locked since boot, not yet sealed (krsi lock)$" /run/status_before_lock.txt
+check "held: and the reader guarded and known to krsi_lock then" \
+	grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$" \
+	/run/status_before_lock.txt
 
 check "held: the kernel log says how many programs it attached before init" \
 	sh -c 'dmesg | grep -q "krsi: [1-9][0-9]* programs of 7 policies attached before init"'
@@ -32,16 +43,20 @@ for p in $boot; do
 	links=$(sed -n "s/^$p 1 [0-9a-f]* [0-9]* 0 0 //p" "$policies" | wc -w)
 	sum=$((sum + links))
 done
-check "held: in the order it attached them" \
-	test "$(cut -d' ' -f1 "$policies" | tr '\n' ' ')" = "$boot "
+check "held: in the order it attached them, then protect_log, /init's" \
+	test "$(cut -d' ' -f1 "$policies" | tr '\n' ' ')" = "$boot protect_log "
 check "held: the log line's count is the sum of their links ($n)" test "$n" = "$sum"
-# Before the lock, which would refuse them anyway (setup/before_lock).
-check "held: before the lock, BPF_LINK_DETACH of each of their $sum links gave EPERM" \
-	sh -c "[ \$(wc -l </run/held_links.txt) = $sum ] && ! grep -qv '^[0-9]* -1 ' /run/held_links.txt"
+# protect_log, which /init attached after the kernel had locked: through
+# the kernel too, signed, with links the kernel holds and no pin.
+check "held: protect_log, version 1, loaded for /init (uid 0) after the lock" \
+	grep -q "^protect_log 1 [0-9a-f]* [0-9]* [1-9][0-9]* 0 " "$policies"
+all=$(sed 's/^[^ ]* [^ ]* [^ ]* [^ ]* [^ ]* [^ ]* //' "$policies" | wc -w)
+# Before the seal (setup/before_lock), on every held link.
+check "held: before the seal, BPF_LINK_DETACH of each of their $all links gave EPERM" \
+	sh -c "[ \$(wc -l </run/held_links.txt) = $all ] && ! grep -qv '^[0-9]* -1 ' /run/held_links.txt"
 check "held: and BPF_LINK_UPDATE EPERM" \
-	sh -c "[ \$(wc -l </run/held_links.txt) = $sum ] && ! grep -qv ' -1\$' /run/held_links.txt"
-check_fails "held: no pins for them" test -e /sys/fs/bpf/krsi/audit_exec
-check "held: protect_log, which /init attaches, has its pins" test -e /sys/fs/bpf/krsi/protect_log
+	sh -c "[ \$(wc -l </run/held_links.txt) = $all ] && ! grep -qv ' -1\$' /run/held_links.txt"
+check_fails "held: no pins at all" sh -c 'ls -A /sys/fs/bpf | grep -q .'
 check "held: krsi status says the kernel holds audit_exec" \
 	sh -c 'krsi status | grep -A1 "^  audit_exec " | grep -q "held by the kernel: signed, version 1"'
 

@@ -97,8 +97,8 @@ show
 scenario krsi_lock
 run root "krsi status | head -n 2 | tail -n 1"
 run root "krsi detach wx"
-attack "hide a policy from krsi status"
-run root "rm /sys/fs/bpf/krsi/protect_log/log_open"
+attack "hide the hook files krsi status reads"
+run root "umount /sys/kernel/security"
 show
 
 # The one change the lock leaves: a newer version, signed with the

@@ -3,12 +3,16 @@
  * Run by /init of the test image with krsi.tests=boot, after the boot
  * policies are attached and before `krsi lock`: leave what the locked
  * tests need and could no longer make, a program that is not an LSM one
- * (a socket filter), pinned at PIN, with its id in ID_FILE.  And, while
- * the lock cannot be what refuses it, try BPF_LINK_DETACH and
- * BPF_LINK_UPDATE of every link of a policy the kernel holds: one line
- * per link in HELD_FILE, "LINK_ID DETACH UPDATE", each the errno's
- * number (boot_held.sh wants EPERM for both).
+ * (a socket filter), pinned at PIN, with its id in ID_FILE.  And try
+ * BPF_LINK_DETACH and BPF_LINK_UPDATE of every link of a policy the
+ * kernel holds: one line per link in HELD_FILE, "LINK_ID DETACH UPDATE",
+ * each the errno's number (boot_held.sh wants EPERM for both).
+ *
+ * A kernel that locks at boot (make KRSI_BOOT_LOCK=1) refuses the load:
+ * its errno goes to LOAD_FILE, which boot_calls.c checks, and `krsi
+ * status` to STATUS_FILE, as it is before /init seals.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,8 @@
 #define ID_FILE	"/run/test_socket_filter.id"
 #define HELD_FILE	"/run/held_links.txt"
 #define POLICIES	"/sys/kernel/security/krsi/policies"
+#define LOAD_FILE	"/run/socket_filter_load.errno"
+#define STATUS_FILE	"/run/status_before_lock.txt"
 
 /* What BPF_LINK_DETACH and BPF_LINK_UPDATE (to @prog_fd) of link @id give. */
 static void try_held_link(FILE *out, unsigned int id, int prog_fd)
@@ -95,6 +101,17 @@ int main(void)
 	attr.insn_cnt = 2;
 	attr.license = (unsigned long)"GPL";
 	fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+	f = fopen(LOAD_FILE, "w");
+	if (!f || fprintf(f, "%d\n", fd < 0 ? fd : 0) < 0 || fclose(f)) {
+		fprintf(stderr, "before_lock: write %s\n", LOAD_FILE);
+		return 1;
+	}
+	if (system("krsi status >" STATUS_FILE " 2>&1") == -1) {
+		fprintf(stderr, "before_lock: krsi status >%s\n", STATUS_FILE);
+		return 1;
+	}
+	if (fd == -EPERM)	/* locked at boot: nothing to pin */
+		return try_held_links(-1);
 	if (fd < 0) {
 		fprintf(stderr, "before_lock: load a socket filter: %d\n", fd);
 		return 1;
