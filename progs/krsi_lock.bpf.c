@@ -56,6 +56,10 @@
  *    time, which no later process shares; a newer krsi_lock gets that
  *    claim, and the lock, frozen from the one it replaces (the kernel's
  *    loader, patch 0023).
+ *  - a BPF object's descriptor handed on (pidfd_getfd(), SCM_RIGHTS) is
+ *    checked by the file_receive hook: refused, since a user-mode helper
+ *    the kernel starts copies the kernel threads' descriptor table, the
+ *    signed loader's descriptors with it, and is no kernel thread.
  *  - the executable a process is known by (protect_secret knows
  *    krsi-secret so) changes only with exec: prctl(PR_SET_MM), which root
  *    can use to name another file its executable (PR_SET_MM_EXE_FILE,
@@ -99,53 +103,11 @@
  */
 #define POLICY "krsi_lock"
 #include "krsi_policy.h"
-
-/*
- * The verifier lets a program read the fields of its own maps, but not
- * move a pointer to one: not inlined, so that the compiler cannot share
- * an address computed for one map's field among several calls.
- */
-static __noinline bool frozen(void *map)
-{
-	return ((struct bpf_map *)map)->frozen;
-}
-
-/*
- * The audit reader (krsi logd), which claims this map before the lock: it
- * writes its process id and when it started, as /proc/PID/stat says (in
- * USER_HZ ticks since boot, which no later process of that id shares),
- * then freezes it.  Nobody writes a frozen map, and the kernel gives a
- * newer krsi_lock it as it is (patch 0023), so the reader stays known.
- */
-struct reader_id {
-	__u32 tgid;
-	__u32 pad;
-	__u64 start;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct reader_id);
-} reader SEC(".maps");
-
-/* USER_HZ, as /proc/PID/stat counts: 100 on every architecture built. */
-#define NSEC_PER_USER_HZ	10000000ULL
+#include "krsi_reader.h"
 
 static bool is_reader(void)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct bpf_map *map = (struct bpf_map *)&reader;
-	struct reader_id *id;
-	__u32 zero = 0;
-
-	/* Unfrozen, anyone who wrote it could write it again. */
-	if (!frozen(map))
-		return false;
-	id = bpf_map_lookup_elem(&reader, &zero);
-	return id && id->tgid == task->tgid &&
-	       id->start == task->group_leader->start_boottime / NSEC_PER_USER_HZ;
+	return is_reader_task(bpf_get_current_task_btf());
 }
 
 /*
@@ -174,12 +136,12 @@ struct {
 
 static bool locked(void)
 {
-	return frozen(&lock);
+	return krsi_map_frozen(&lock);
 }
 
 static bool sealed(void)
 {
-	return frozen(&seal);
+	return krsi_map_frozen(&seal);
 }
 
 #define PF_KTHREAD	0x00200000	/* <linux/sched.h> */
@@ -226,10 +188,6 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 		return deny("bpf", "writable map descriptor by id while locked",
 			    EPERM);
 	case BPF_MAP_UPDATE_ELEM:
-		/* Its own marks, through the task storage maps below. */
-		if (is_reader() || !sealed())
-			return 0;
-		return deny("bpf", "map write while locked", EPERM);
 	case BPF_MAP_DELETE_ELEM:
 	case BPF_MAP_LOOKUP_AND_DELETE_ELEM:
 	case BPF_MAP_UPDATE_BATCH:
@@ -238,7 +196,9 @@ int BPF_PROG(krsi_lock, int cmd, union bpf_attr *attr, unsigned int size,
 	case BPF_MAP_FREEZE:
 		/*
 		 * Before the seal, a map is written only through a writable
-		 * descriptor the bpf_map hook gave: the reader's claim.
+		 * descriptor the bpf_map hook gave: the reader's claims and
+		 * the seal, which is frozen.  (BPF_MAP_FREEZE takes any
+		 * descriptor on 6.1: it freezes, never unfreezes.)
 		 */
 		if (!sealed())
 			return 0;
@@ -253,11 +213,17 @@ static bool is_map(struct bpf_map *map, void *own)
 	return BPF_CORE_READ(map, id) == ((struct bpf_map *)own)->id;
 }
 
-static bool reader_may_write(struct bpf_map *map)
+/* A reader claim (krsi_reader.h) not yet frozen: any policy's map "reader". */
+static bool is_open_claim(struct bpf_map *map)
 {
-	enum bpf_map_type type = BPF_CORE_READ(map, map_type);
+	char name[8];
 
-	return type == BPF_MAP_TYPE_RINGBUF || type == BPF_MAP_TYPE_TASK_STORAGE;
+	if (BPF_CORE_READ(map, map_type) != BPF_MAP_TYPE_ARRAY ||
+	    BPF_CORE_READ(map, frozen) ||
+	    bpf_probe_read_kernel(name, sizeof(name), &map->name))
+		return false;
+	return name[0] == 'r' && name[1] == 'e' && name[2] == 'a' &&
+	       name[3] == 'd' && name[4] == 'e' && name[5] == 'r' && !name[6];
 }
 
 SEC("lsm/bpf_map")
@@ -269,18 +235,17 @@ int BPF_PROG(krsi_lock_map, struct bpf_map *map, fmode_t fmode, int ret)
 		return 0;
 	/*
 	 * The reader consumes the ring buffers of a policy loaded after the
-	 * lock (signed, through the kernel) and marks itself in its task
-	 * storage maps, as it did before the lock for the others.
+	 * lock (signed, through the kernel), as it did before the lock for
+	 * the others: moving a consumer position writes only that.
 	 */
-	if (is_reader() && reader_may_write(map))
+	if (is_reader() && BPF_CORE_READ(map, map_type) == BPF_MAP_TYPE_RINGBUF)
 		return 0;
 	/*
 	 * Before the seal (locked at boot, /init alone has run): the
-	 * reader's claim, once (krsi logd), and the seal itself (krsi lock).
+	 * reader's claims, each once (krsi logd), and the seal itself
+	 * (krsi lock).
 	 */
-	if (!sealed() && !frozen(&reader) && is_map(map, &reader))
-		return 0;
-	if (!sealed() && is_map(map, &seal))
+	if (!sealed() && (is_open_claim(map) || is_map(map, &seal)))
 		return 0;
 	return deny("bpf_map", "writable map descriptor while locked", EPERM);
 }
@@ -313,6 +278,34 @@ int BPF_PROG(lock_kthread, struct task_struct *child, unsigned int mode,
 	if (mode & PTRACE_MODE_NOAUDIT)
 		return -EPERM;
 	return deny("ptrace_access_check", "a kernel thread's descriptors while locked",
+		    EPERM);
+}
+
+#define ANON_INODE_FS_MAGIC	0x09041934	/* <uapi/linux/magic.h> */
+
+/*
+ * A descriptor of a BPF object (map, program, link: "bpf-map", "bpf-prog",
+ * "bpf_link", ...) passed on by another process, by pidfd_getfd() or
+ * SCM_RIGHTS: a kernel thread's, copied into a user-mode helper the
+ * kernel starts (kernel/umh.c), which is no kernel thread.  No_tmp_exec
+ * refuses pidfd_getfd() to everyone too; this holds without it.
+ */
+SEC("lsm/file_receive")
+int BPF_PROG(lock_receive, struct file *file, int ret)
+{
+	const unsigned char *name;
+	char prefix[3];
+
+	if (ret)
+		return ret;
+	if (!locked_for_caller() ||
+	    BPF_CORE_READ(file, f_inode, i_sb, s_magic) != ANON_INODE_FS_MAGIC)
+		return 0;
+	name = BPF_CORE_READ(file, f_path.dentry, d_name.name);
+	if (!bpf_probe_read_kernel(prefix, sizeof(prefix), name) &&
+	    (prefix[0] != 'b' || prefix[1] != 'p' || prefix[2] != 'f'))
+		return 0;
+	return deny("file_receive", "a BPF object's descriptor while locked",
 		    EPERM);
 }
 

@@ -15,11 +15,12 @@
  * reader is how every record reaches the log.  Holds against the demo
  * user and against root, before and after the lock.
  *
- * The reader is known by a mark in its task (map protected, task
- * storage), which it sets itself before `krsi lock` and which no process
- * can set or remove afterwards (krsi_lock refuses every map write): not
- * by a name, which anyone sets, nor by a PID, which another process may
- * get once it has ended.
+ * The reader is known by its claim (krsi_reader.h): its process id and
+ * start time, which it writes and freezes before the seal (`krsi lock`),
+ * and which a newer signed protect_init is given frozen before its first
+ * program runs, so a replacement never leaves the reader unguarded.  Not
+ * by a name, which anyone sets, nor by a PID alone, which another process
+ * may get once it has ended.
  *
  * Routes to PID 1 and the reader, from the 6.1 sources, and what closes
  * each:
@@ -95,24 +96,13 @@
  */
 #define POLICY "protect_init"
 #include "krsi_policy.h"
+#include "krsi_reader.h"
 
 #define PTRACE_MODE_NOAUDIT	0x04
 
-/*
- * The audit reader's mark, set by the reader itself (krsi logd, with a
- * pidfd of its own) before the lock; it goes with its task.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, __u32);
-} protected SEC(".maps");
-
 static bool is_protected(struct task_struct *task)
 {
-	return task->tgid == 1 ||
-	       bpf_task_storage_get(&protected, task, 0, 0) != NULL;
+	return task->tgid == 1 || is_reader_task(task);
 }
 
 /* Is the current process @task itself? */

@@ -15,9 +15,9 @@
  * another in its place.  Holds against the demo user and root,
  * before and after the lock.
  *
- * The reader is known by a mark in its task (map log_writer, task
- * storage), which it sets itself before `krsi lock`, and which nobody can
- * set or remove afterwards (krsi_lock refuses every map write).
+ * The reader is known by its claim (krsi_reader.h), which it writes and
+ * freezes before the seal (`krsi lock`), and which a newer signed
+ * protect_log is given frozen before its first program runs.
  *
  * Routes to the log, from the 6.1 sources, and what closes each:
  *  - write(), O_APPEND, O_TRUNC, ftruncate(), fallocate(), a shared
@@ -82,6 +82,7 @@
  */
 #define POLICY "protect_log"
 #include "krsi_policy.h"
+#include "krsi_reader.h"
 #include "krsi_stream.h"
 
 /* The log's file system, and the one it is mounted on (set before load). */
@@ -102,18 +103,9 @@ KRSI_CONFIG_DEV(parent_dev, "/var/log");
 #define FS_IOC32_SETFLAGS	0x40046602	/* _IOW('f', 2, int) */
 #define FS_IOC_FSSETXATTR	0x401c5820	/* _IOW('X', 32, struct fsxattr) */
 
-/* The reader's mark, set by the reader itself before the lock. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, __u32);
-} log_writer SEC(".maps");
-
 static bool is_writer(void)
 {
-	return bpf_task_storage_get(&log_writer, bpf_get_current_task_btf(),
-				    0, 0) != NULL;
+	return is_reader_task(bpf_get_current_task_btf());
 }
 
 /* Direct loads through BTF pointers: file_open runs on every open. */

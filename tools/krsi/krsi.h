@@ -190,17 +190,21 @@ enum {
 int reader_stream(char *port, size_t port_size, char *why, size_t why_size);
 
 /*
- * Is process @pid marked in the task storage map @map of the policy that
- * has one ("protected": protect_init, "log_writer": protect_log)?  1, 0,
- * or a negative errno (-ENOENT: no such policy attached).
+ * The audit reader's claim in @p's map "reader" (progs/krsi_reader.h),
+ * which protect_init, protect_log and krsi_lock know it by: written with
+ * this process's id and start time and frozen, before the seal, and read
+ * back.  0 or a negative errno (EPERM: claimed by another, or sealed).
  */
-int reader_marked(const char *map, pid_t pid);
-
+int reader_claim(const struct policy *p);
+/* Does @p's claim name process @pid?  1, 0, or a negative errno. */
+int reader_claimed(const struct policy *p, pid_t pid);
 /*
- * Mark process @pid in @p's task storage map @map (@set), or say whether
- * it is marked (1, 0): a pidfd is the key.  A negative errno on error.
+ * Does the attached policy named @policy know process @pid as the reader?
+ * 1, 0, or a negative errno (-ENOENT: not attached).
  */
-int task_mark(const struct policy *p, const char *map, pid_t pid, bool set);
+int reader_known_to(const char *policy, pid_t pid);
+/* Is the map behind @fd frozen?  Its fdinfo says so: 1, 0 or -errno. */
+int map_frozen(int fd);
 
 /*
  * Field 22 of /proc/PID/stat, when @pid started: 0 or a negative errno
@@ -251,15 +255,6 @@ int held_origin(const struct policy *p, struct krsi_origin *o);
  */
 enum { KRSI_LOCKED = 1, KRSI_SEALED = 2 };
 int krsi_locked(void);
-/*
- * The audit reader's claim in krsi_lock, which lets it alone take, after
- * the lock, the ring buffers of a policy loaded then: written with this
- * process's id and start time and frozen, before the lock.  0, -ENOENT
- * without krsi_lock, EPERM once claimed.
- */
-int reader_claim(void);
-/* Does krsi_lock know @pid as the reader?  1, 0, or a negative errno. */
-int reader_claimed(pid_t pid);
 
 /*
  * What the kernel says of itself in /sys/kernel/security/krsi/mode, never

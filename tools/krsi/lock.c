@@ -2,8 +2,7 @@
 /*
  * The lock (progs/krsi_lock.bpf.c): `krsi lock` freezes its map, after
  * which krsi_lock refuses every change to BPF programs until reboot, and
- * whether that happened, which the other commands ask; and the audit
- * reader's claim, which krsi_lock knows it by.
+ * whether that happened, which the other commands ask.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,8 +14,7 @@
 #include "krsi.h"
 #include "sysbpf.h"
 
-/* Is the map behind @fd frozen?  Its fdinfo says so. */
-static int map_frozen(int fd)
+int map_frozen(int fd)
 {
 	char path[64], line[128];
 	int frozen = -ENOENT;
@@ -120,66 +118,4 @@ int cmd_lock(int argc, char **argv)
 	}
 	printf(lock && seal ? "krsi: already locked\n" : "krsi: locked until reboot\n");
 	return 0;
-}
-
-/* krsi_lock's claim of the audit reader, as progs/krsi_lock.bpf.c lays it out. */
-struct reader_claim {
-	__u32 tgid;
-	__u32 pad;
-	__u64 start;
-};
-
-/* A descriptor of krsi_lock's map "reader", or -ENOENT without krsi_lock. */
-static int claim_fd(__u32 flags)
-{
-	const struct policy *p = lock_policy();
-	int pinned = p ? policy_pin_state(p) : -ENOENT;
-
-	if (pinned <= 0)
-		return pinned < 0 ? pinned : -ENOENT;
-	return policy_map_fd(p, "reader", flags);
-}
-
-int reader_claim(void)
-{
-	struct reader_claim claim = { .tgid = (__u32)getpid() };
-	unsigned long long start;
-	union bpf_attr attr;
-	__u32 zero = 0;
-	int fd, err = proc_start_time(getpid(), &start);
-
-	if (err)
-		return err;
-	claim.start = start;
-	fd = claim_fd(0);
-	if (fd < 0)
-		return fd;
-	err = sys_bpf_map_elem(BPF_MAP_UPDATE_ELEM, fd, &zero, &claim);
-	if (!err) {
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		err = sys_bpf(BPF_MAP_FREEZE, &attr);
-	}
-	close(fd);
-	return err;
-}
-
-int reader_claimed(pid_t pid)
-{
-	struct reader_claim claim;
-	unsigned long long start;
-	__u32 zero = 0;
-	int fd = claim_fd(BPF_F_RDONLY), frozen, err;
-
-	if (fd < 0)
-		return fd;
-	err = sys_bpf_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &zero, &claim);
-	frozen = err ? err : map_frozen(fd);
-	close(fd);
-	if (frozen < 0)
-		return frozen;
-	err = proc_start_time(pid, &start);
-	if (err)
-		return err;
-	return frozen && claim.tgid == (__u32)pid && claim.start == start;
 }

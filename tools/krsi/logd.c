@@ -18,14 +18,14 @@
  * segments of a fixed size, the oldest removed, each rotation a record
  * of its own.
  *
- * Nothing may stop, starve or blind it after the lock: it marks itself
- * in protect_init (no signal but its own and PID 1's, no ptrace, no
- * priority change) and protect_log (the log and the port are its alone),
- * runs SCHED_FIFO, which no other process may become, and tells the OOM
- * killer never to choose it.  It took its ring buffers' descriptors
- * before the lock; after it nobody else gets a writable one (krsi_lock,
- * which lets the reader alone take those of a signed policy loaded
- * after the lock).
+ * Nothing may stop, starve or blind it after the lock: it claims its
+ * place (progs/krsi_reader.h) in protect_init (no signal but its own and
+ * PID 1's, no ptrace, no priority change), protect_log (the log and the
+ * port are its alone) and krsi_lock, runs SCHED_FIFO, which no other
+ * process may become, and tells the OOM killer never to choose it.  It
+ * took its ring buffers' descriptors before the seal; after it nobody
+ * else gets a writable one (krsi_lock, which lets the reader alone take
+ * those of a signed policy loaded after the lock).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -584,38 +584,29 @@ static bool has_map(const struct policy *p, const char *name)
 }
 
 /*
- * The task storage maps that know the reader by a mark in its task:
- * protect_init guards it, protect_log lets it alone write the log.
+ * Claim the reader's place in @p if it knows the reader (a map "reader":
+ * protect_init, protect_log, krsi_lock), unless this process has it.  Only
+ * before the seal: after it, a replacement is given the claim by the
+ * kernel, and a policy loaded then does not know the reader.
  */
-static const char *const reader_marks[] = { "protected", "log_writer" };
-
-/*
- * Mark this process in each of @p's maps that know the reader.  Before
- * the lock, and after it for a policy loaded then: krsi_lock, which the
- * reader claimed before the lock, lets it alone.
- */
-static int mark_self(const struct policy *p)
+static int claim_in(const struct policy *p)
 {
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < sizeof(reader_marks) / sizeof(reader_marks[0]) && !err; i++)
-		if (has_map(p, reader_marks[i]))
-			err = task_mark(p, reader_marks[i], getpid(), true);
-	return err;
+	if (!has_map(p, "reader") || reader_claimed(p, getpid()) == 1)
+		return 0;
+	return reader_claim(p);
 }
 
 /*
- * Mark this process in every attached policy that knows the reader, before
- * anything else (its errors are logged by rescan(), which marks again).
+ * Claim the reader's place in every attached policy that knows it, before
+ * anything else (its errors are logged by rescan(), which tries again).
  */
-static void mark_all(void)
+static void claim_all(void)
 {
 	size_t i;
 
 	for (i = 0; i < nr_policies; i++)
 		if (policy_pin_state(&policies[i]) > 0)
-			mark_self(&policies[i]);
+			claim_in(&policies[i]);
 }
 
 /* Fill in @v's program and link, when its record is of ring @r's load. */
@@ -798,17 +789,19 @@ static bool log_denials(struct ring *r, const char *why)
 	return true;
 }
 
-/* Take @p's ring buffers and counters, and mark this process where asked. */
+/* Take @p's ring buffers and counters, and claim the reader's place in it. */
 static int add_policy(const struct policy *p)
 {
 	size_t i;
 	int err = 0;
 
-	err = mark_self(p);
-	if (err) {
-		emit_reader("error", 0, "mark in %s: %s", p->name, errname(-err));
-		return err;
-	}
+	/* Not known to it: logged, and its buffers taken all the same. */
+	err = claim_in(p);
+	if (err)
+		emit_reader("error", 0, "claim in %s: %s%s", p->name, errname(-err),
+			    err == -EPERM ? " (another process claimed it, or it "
+			    "was loaded after the seal)" : "");
+	err = 0;
 	for (i = 0; i < p->nr_maps && !err; i++) {
 		__u32 type, entries, id;
 		int fd = policy_map_fd(p, p->maps[i].name, BPF_F_RDONLY);
@@ -1351,7 +1344,7 @@ static int start(void)
 {
 	unsigned long long started;
 	const char *stream;
-	int err, claimed;
+	int err;
 
 	d.policy_ids = calloc(nr_policies, sizeof(*d.policy_ids));
 	d.epoll = epoll_create1(EPOLL_CLOEXEC);
@@ -1359,12 +1352,8 @@ static int start(void)
 		fprintf(stderr, "krsi: logd: %s\n", errname(ENOMEM));
 		return -ENOMEM;
 	}
-	/*
-	 * Claimed and marked first: krsi_lock knows the reader by its claim,
-	 * protect_log lets no one else write the log.
-	 */
-	claimed = reader_claim();
-	mark_all();
+	/* Claimed first: protect_log lets no one else write the log. */
+	claim_all();
 	d.seq = next_seq();
 	err = log_open(&d.log, KRSI_LOG_DIR, 0755, 0600, 0, SEGMENT_SIZE, SEGMENTS);
 	if (!err && mkdir(KRSI_USER_LOG_DIR, 0755) && errno != EEXIST)
@@ -1375,10 +1364,6 @@ static int start(void)
 	}
 	stream = open_stream();
 	emit_reader("start", 0, "krsi logd: log " KRSI_LOG_DIR ", stream %s", stream);
-	if (claimed && claimed != -ENOENT)
-		emit_reader("error", 0, "claim in krsi_lock: %s%s", errname(-claimed),
-			    claimed == -EPERM ? " (another reader claimed it): after the "
-			    "lock, this one takes no new policy's buffers" : "");
 	rescan();
 	guard_self();
 	err = round_trip();

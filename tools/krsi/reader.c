@@ -121,43 +121,71 @@ const char *reader_state_name(int state)
 	return "unknown";
 }
 
-int task_mark(const struct policy *p, const char *map, pid_t pid, bool set)
+/* A policy's claim of the audit reader, as progs/krsi_reader.h lays it out. */
+struct reader_claim {
+	__u32 tgid;
+	__u32 pad;
+	__u64 start;
+};
+
+int reader_claim(const struct policy *p)
 {
-	int fd = policy_map_fd(p, map, set ? 0 : BPF_F_RDONLY), pidfd, err;
-	__u32 value = 1;
+	struct reader_claim claim = { .tgid = (__u32)getpid() };
+	unsigned long long start;
+	union bpf_attr attr;
+	__u32 zero = 0;
+	int fd, err = proc_start_time(getpid(), &start);
+
+	if (err)
+		return err;
+	claim.start = start;
+	fd = policy_map_fd(p, "reader", 0);
+	if (fd < 0)
+		return fd;
+	err = sys_bpf_map_elem(BPF_MAP_UPDATE_ELEM, fd, &zero, &claim);
+	if (!err) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		err = sys_bpf(BPF_MAP_FREEZE, &attr);
+	}
+	close(fd);
+	/* Read back: what counts is what the policy now holds. */
+	if (!err && reader_claimed(p, getpid()) != 1)
+		err = -EPERM;
+	return err;
+}
+
+int reader_claimed(const struct policy *p, pid_t pid)
+{
+	struct reader_claim claim;
+	unsigned long long start;
+	__u32 zero = 0;
+	int fd = policy_map_fd(p, "reader", BPF_F_RDONLY), frozen, err;
 
 	if (fd < 0)
 		return fd;
-	pidfd = syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
-	err = sys_bpf_map_elem(set ? BPF_MAP_UPDATE_ELEM : BPF_MAP_LOOKUP_ELEM,
-			       fd, &pidfd, &value);
-	close(pidfd);
+	err = sys_bpf_map_elem(BPF_MAP_LOOKUP_ELEM, fd, &zero, &claim);
+	frozen = err ? err : map_frozen(fd);
 	close(fd);
-	if (set)
+	if (frozen < 0)
+		return frozen;
+	err = proc_start_time(pid, &start);
+	if (err)
 		return err;
-	return err == -ENOENT ? 0 : err ? err : 1;
+	return frozen && claim.tgid == (__u32)pid && claim.start == start;
 }
 
-int reader_marked(const char *map, pid_t pid)
+int reader_known_to(const char *policy, pid_t pid)
 {
 	const struct policy *p = NULL;
-	size_t i, j;
+	size_t i;
 	int err;
 
 	for (i = 0; i < nr_policies && !p; i++)
-		for (j = 0; j < policies[i].nr_maps; j++)
-			if (!strcmp(policies[i].maps[j].name, map))
-				p = &policies[i];
+		if (!strcmp(policies[i].name, policy))
+			p = &policies[i];
 	err = p ? policy_pin_state(p) : -ENOENT;
 	if (err <= 0)
 		return err ? err : -ENOENT;
-	/* krsi_lock's is a claim, not a mark (lock.c). */
-	if (!strcmp(map, "reader"))
-		return reader_claimed(pid);
-	return task_mark(p, map, pid, false);
+	return reader_claimed(p, pid);
 }

@@ -149,9 +149,8 @@ static int print_stream(bool json, int reader)
  */
 static int print_reader(bool json)
 {
-	static const char *const marks[][2] = {
-		{ "protected", "protect_init" }, { "log_writer", "protect_log" },
-		{ "reader", "krsi_lock" },
+	static const char *const marks[] = {
+		"protect_init", "protect_log", "krsi_lock",
 	};
 	enum { NR_MARKS = sizeof(marks) / sizeof(marks[0]) };
 	const char *sep = ", guarded by ";
@@ -188,20 +187,20 @@ static int print_reader(bool json)
 	}
 	/* The policies that guard it first, then those that do not know it. */
 	for (i = 0; state == READER_RUNNING && i < NR_MARKS; i++) {
-		m[i] = reader_marked(marks[i][0], pid);
+		m[i] = reader_known_to(marks[i], pid);
 		if (json) {
-			printf(",\"%s\":%s", marks[i][1], m[i] > 0 ? "true" :
+			printf(",\"%s\":%s", marks[i], m[i] > 0 ? "true" :
 			       m[i] == 0 || m[i] == -ENOENT ? "false" : "null");
 		} else if (m[i] > 0) {
-			printf("%s%s", sep, marks[i][1]);
+			printf("%s%s", sep, marks[i]);
 			sep = ", ";
 		}
 	}
 	for (i = 0; state == READER_RUNNING && !json && i < NR_MARKS; i++) {
 		if (m[i] < 0 && m[i] != -ENOENT)
-			printf(", %s: ? (%s)", marks[i][1], errname(-m[i]));
+			printf(", %s: ? (%s)", marks[i], errname(-m[i]));
 		else if (m[i] <= 0)
-			printf(", not known to %s", marks[i][1]);
+			printf(", not known to %s", marks[i]);
 	}
 	printf(json ? "}" : "\n");
 	return state != READER_RUNNING || stalled || print_stream(json, state) > 0;

@@ -681,6 +681,45 @@ static int reader_maps_by_id(int *nr)
 	return *nr ? -EPERM : -ENOENT;
 }
 
+/*
+ * Pass @fd to this process itself by SCM_RIGHTS: 0 if a descriptor came
+ * back, -EPERM if the kernel cut the message (a file_receive refusal), or
+ * another negative errno.
+ */
+static int pass_to_self(int fd)
+{
+	char data = 'x', control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *cmsg;
+	int sv[2], got = -1, err = 0;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	memset(control, 0, sizeof(control));
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	if (sendmsg(sv[0], &msg, 0) != 1 || recvmsg(sv[1], &msg, 0) != 1)
+		err = -errno;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!err && cmsg && cmsg->cmsg_type == SCM_RIGHTS &&
+	    cmsg->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&got, CMSG_DATA(cmsg), sizeof(int));
+	if (got >= 0)
+		close(got);
+	else if (!err)
+		err = msg.msg_flags & MSG_CTRUNC ? -EPERM : -EIO;
+	close(sv[0]);
+	close(sv[1]);
+	return err;
+}
+
 /* Where /init pins protect_log, on a kernel that does not lock at boot. */
 #define LOG_PINS	"/sys/fs/bpf/krsi/protect_log"
 
@@ -1260,6 +1299,8 @@ int main(void)
 		  "krsi_lock: BPF_MAP_DELETE_ELEM");
 	check_err(fd < 0 ? fd : map_cmd(BPF_MAP_FREEZE, fd), -EPERM,
 		  "krsi_lock: BPF_MAP_FREEZE");
+	check_err(fd < 0 ? fd : pass_to_self(fd), -EPERM,
+		  "krsi_lock: a map's descriptor passed on by SCM_RIGHTS");
 	{
 		union bpf_attr attr;
 
@@ -1339,6 +1380,7 @@ int main(void)
 	check_reported("protect_secret denied EACCES: file_receive");
 	check_reported("protect_secret denied EACCES: file_open /etc/krsi/secret");
 	check_reported("krsi_lock denied EPERM: bpf map write while locked");
+	check_reported("krsi_lock denied EPERM: file_receive a BPF object's descriptor while locked");
 	check_reported("krsi_lock denied EPERM: bpf writable map descriptor by id while locked");
 	if (pinned) {
 		check_reported("krsi_lock denied EPERM: bpf_map");

@@ -123,22 +123,38 @@ sleep 2
 check "signed: version 3's denial is in the audit log" \
 	in_log '"policy":"protect_secret".*"event":"deny".*"version":3,'
 
-# The policies that know the reader, replaced after the lock: it marks
-# itself in protect_init's new map (krsi_lock lets it alone write one
-# then), and the kernel gives the new krsi_lock its claim and its lock,
-# both frozen: the reader stays guarded and known, and the machine
-# locked.  (protect_log is /init's, pinned: only the kernel's are
-# replaced.)
+# The policies that know the reader, replaced after the lock: the kernel
+# gives each new version the reader's claim (progs/krsi_reader.h) and
+# krsi_lock's latches, all frozen, before its first program runs: the
+# reader stays guarded and known, and the machine locked.
 denials3() { cat /var/log/krsi/log.* | grep -c '"policy":"protect_secret".*"event":"deny".*"version":3,'; }
 if held_by_kernel krsi_lock && held_by_kernel protect_init; then
+	# Root stops the reader as fast as a shell can while protect_init is
+	# replaced: the new version knows it from its first program on.
+	reader=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' /var/log/krsi/reader)
+	rm -f /tmp/kill.stop
+	(n=0 through=0
+	while [ ! -e /tmp/kill.stop ]; do
+		kill -STOP "$reader" 2>/dev/null && through=$((through + 1))
+		n=$((n + 1))
+	done
+	echo "tries $n through $through") >/tmp/kill.out 2>&1 &
+	killer=$!
+	sleep 1
 	for p in protect_init krsi_lock; do
 		expect 0 "signed: $p version 2 replaces version 1 after the lock" \
 			krsi replace "/tests/$p-v2.krsi"
 	done
-	sleep 2
+	sleep 1
+	touch /tmp/kill.stop
+	wait "$killer"
+	check "signed: root tried to stop the reader during the replacement" \
+		grep -q "^tries [1-9]" /tmp/kill.out
+	check "signed: and never did" grep -q " through 0$" /tmp/kill.out
+	check "signed: the reader is not stopped" \
+		sh -c "! grep -q '^State:.*T' /proc/$reader/status"
 	check "signed: the reader is known to each new version" \
 		sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$"'
-	reader=$(sed -n 's/^pid \([0-9]*\) .*/\1/p' /var/log/krsi/reader)
 	check_fails "signed: and guarded: root may not signal it" kill -CONT "$reader"
 	before=$(denials3)
 	as_demo cat /etc/krsi/secret 2>/dev/null
