@@ -12,7 +12,8 @@
 #	"ok"/"not ok" lines: the guest's own, then a "not ok" for each way
 #	the boot went wrong: QEMU failed or timed out, the runner never
 #	started or never finished, a test of LIST without its "exit" line
-#	or with a non-zero one, a kernel report on the console.
+#	or with a non-zero one, a policy /init could not attach (its
+#	banner's "NOT ENFORCED" line), a kernel report on the console.
 #   probe_boot CONSOLE [RUN-QEMU-OPTION]...
 #	Boot to /init and no further (krsi.mode=probe), every kernel message
 #	on the console, which goes to CONSOLE.
@@ -67,6 +68,13 @@ guest_verdict() {
 			echo "not ok $_name guest $_test: exit status $_status"
 		fi
 	done <"$_list"
+	# /init's banner: a policy it could not attach is a failure, but the
+	# one the audit suite names to see it fail (tests/suites.tab).
+	for _p in $(tr -d '\r' <"$_dir/$_name.console.log" |
+		sed -n 's/^!!! NOT ENFORCED, failed to attach://p'); do
+		[ "$_p" = no_such_policy ] ||
+			echo "not ok $_name guest: /init could not attach $_p (its banner: NOT ENFORCED)"
+	done
 	kernel_reports "$_name" "$_dir/$_name.console.log"
 }
 
