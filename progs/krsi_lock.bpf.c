@@ -2,15 +2,17 @@
 /*
  * krsi_lock: once locked, the policies stay until reboot
  *
- * Enforces: after `krsi lock`, nobody, root included, loads a BPF program,
- * attaches or detaches one (KRSI hook file, trampoline, link), updates a
- * link, gets a writable descriptor of a map or a descriptor of any program
- * but an LSM one, or writes to any BPF map: what the policies hold
- * (configuration, state, event buffers) changes only from the BPF side,
- * the audit reader's own marks and buffers aside (below), and only a
- * newer signed policy, through the kernel, replaces one.  The pins of the
- * policies in /sys/fs/bpf stay where they are, so `krsi status` keeps
- * telling the truth.  Reading stays open to root: read-only map
+ * Enforces: once locked (by the kernel at boot, or by `krsi lock`),
+ * nobody, root included, loads a BPF program, attaches or detaches one
+ * (KRSI hook file, trampoline, link), updates a link, pins anything or
+ * gets a descriptor of any program but an LSM one; once sealed (`krsi
+ * lock`), nobody gets a writable descriptor of a map or writes to one,
+ * nor changes the mount table: what the policies hold (configuration,
+ * state, event buffers) changes only from the BPF side, the audit
+ * reader's ring buffers aside (below), and only a newer signed policy,
+ * through the kernel, replaces one.  The hook files and the pins in
+ * /sys/fs/bpf stay where they are, so `krsi status` keeps telling the
+ * truth.  Reading stays open to root: read-only map
  * descriptors (`krsi status`) and introspection (`krsi list`, `bpftool
  * prog show`, `bpftool link show`), which needs descriptors of links and
  * LSM programs by id.  The event buffers are the audit reader's alone.
@@ -47,19 +49,21 @@
  *    through a writable descriptor, and moving a ring buffer's consumer
  *    position is such a write: a second consumer would take records away
  *    from the log.  The audit reader (`krsi logd`) took its writable
- *    descriptors before the lock and holds them.  A signed policy the
- *    kernel loads after the lock brings new ring buffers and, for
- *    protect_init, a new map of marks: the reader alone gets writable
- *    descriptors of ring buffers and task storage maps, by id, and
- *    writes its mark (BPF_MAP_UPDATE_ELEM).  It is known by the claim it
- *    froze in the map `reader` before the lock, its process id and start
- *    time, which no later process shares; a newer krsi_lock gets that
- *    claim, and the lock, frozen from the one it replaces (the kernel's
- *    loader, patch 0023).
+ *    descriptors before the seal and holds them.  A signed policy the
+ *    kernel loads after the lock brings new ring buffers: the reader
+ *    alone gets writable descriptors of ring buffers, by id.  It is known
+ *    by the claim it froze in the map `reader` before the seal
+ *    (krsi_reader.h); a newer krsi_lock gets that claim, and the
+ *    latches, frozen from the one it replaces (the kernel's loader, patch
+ *    0023).  Before the seal, the only writable descriptors given are of
+ *    an unfrozen array named `reader` (the reader's claims) and of
+ *    `seal` (krsi lock).
  *  - a BPF object's descriptor handed on (pidfd_getfd(), SCM_RIGHTS) is
- *    checked by the file_receive hook: refused, since a user-mode helper
- *    the kernel starts copies the kernel threads' descriptor table, the
- *    signed loader's descriptors with it, and is no kernel thread.
+ *    checked by the file_receive hook: refused.  A user-mode helper the
+ *    kernel starts copies the kernel threads' descriptor table, the
+ *    signed loader's descriptors with it, and is no kernel thread; they
+ *    are O_CLOEXEC, gone at its exec, and pidfd_getfd() before it is
+ *    refused by no_tmp_exec too: this holds without it.
  *  - the executable a process is known by (protect_secret knows
  *    krsi-secret so) changes only with exec: prctl(PR_SET_MM), which root
  *    can use to name another file its executable (PR_SET_MM_EXE_FILE,
@@ -69,9 +73,11 @@
  *    pinning anything new (BPF_OBJ_PIN) or giving a pin another name or a
  *    new directory (inode_link, inode_symlink, inode_mkdir), which would
  *    make a policy look attached where it is not.  Once sealed, so is
- *    every mount into the tree, move and unmount (sb_mount, move_mount,
- *    sb_umount), since a mount over /sys/fs/bpf or any directory above
- *    it would hide the pins.
+ *    every mount into the tree, move, unmount and change of a file
+ *    system's options (sb_mount, move_mount, sb_umount, sb_remount: also
+ *    fspick()+fsconfig()), since a mount over /sys/kernel/security or
+ *    /sys/fs/bpf would hide the hook files or the pins, and a tmpfs made
+ *    larger would take the memory the log needs.
  *  - the kernel's own loader of signed policies (CONFIG_SECURITY_BPF_SIGNED,
  *    security/krsi/policy.c) calls bpf() from a kernel thread, which no
  *    process can make run a command of its choosing: those calls are
@@ -96,10 +102,13 @@
  * refused.  mount_setattr() changes the flags of a mount with no
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
- * held a writable descriptor of a map before the lock keeps it: /init
- * locks before it starts anything else but the audit reader, which
- * protect_init guards.  The reader's code is trusted with its exception:
- * it writes only its own marks.
+ * held a writable descriptor of a map before the seal keeps it: /init
+ * seals before it starts anything else but the audit reader, which
+ * protect_init guards.  Between the lock at boot and the seal, anyone
+ * may freeze any map (6.1's BPF_MAP_FREEZE takes any descriptor): only
+ * /init and what it runs have run then, and a user-mode helper the
+ * kernel started before the boot policies (modprobe, for the first
+ * signature check's crypto).
  */
 #define POLICY "krsi_lock"
 #include "krsi_policy.h"
@@ -286,9 +295,7 @@ int BPF_PROG(lock_kthread, struct task_struct *child, unsigned int mode,
 /*
  * A descriptor of a BPF object (map, program, link: "bpf-map", "bpf-prog",
  * "bpf_link", ...) passed on by another process, by pidfd_getfd() or
- * SCM_RIGHTS: a kernel thread's, copied into a user-mode helper the
- * kernel starts (kernel/umh.c), which is no kernel thread.  No_tmp_exec
- * refuses pidfd_getfd() to everyone too; this holds without it.
+ * SCM_RIGHTS (see the header).
  */
 SEC("lsm/file_receive")
 int BPF_PROG(lock_receive, struct file *file, int ret)
@@ -420,4 +427,18 @@ int BPF_PROG(lock_umount, struct vfsmount *mnt, int flags, int ret)
 	if (ret)
 		return ret;
 	return keep_mounts("sb_umount");
+}
+
+/*
+ * A file system's options: mount -o remount and fspick()+fsconfig() both
+ * end in reconfigure_super().  A tmpfs's size=0 (no limit) would let root
+ * take the memory the log's file system needs; /proc's hidepid= would
+ * hide processes from krsi status.
+ */
+SEC("lsm/sb_remount")
+int BPF_PROG(lock_remount, struct super_block *sb, void *mnt_opts, int ret)
+{
+	if (ret)
+		return ret;
+	return keep_mounts("sb_remount");
 }

@@ -36,7 +36,7 @@
  *    and fspick()+fsconfig(), both reconfigure_super(): sb_remount.
  *  - taking the file system away or hiding it: umount, a mount over it,
  *    over /var/log or over /var, move_mount: krsi_lock refuses every
- *    mount change after the lock; /var and /var/log are on the read-only
+ *    mount change after the seal; /var and /var/log are on the read-only
  *    image, so nothing renames or removes them (EROFS).
  *  - the serial port: another process that opens it could stop its
  *    output (tcflow(TCOOFF), flow control) or write lines of its own into

@@ -161,12 +161,13 @@ static struct {
 	unsigned long reader_lost;	/* the reader's own records, likewise */
 	int state_fd;		/* KRSI_READER_STATE, rewritten in place */
 	int port_path;		/* an O_PATH descriptor of the port's node */
+	int kmsg;		/* /dev/kmsg: the kernel's lines on policies (kmsg.c) */
 	bool locked, logged_users_full, rotate_failed, line_busy;
 	/* The ring of the record being logged, for its origin (emit()). */
 	struct ring *emitting;
 	/* Where emit() copies the line it logged, if set. */
 	struct strbuf *keep;
-} d = { .port = -1, .epoll = -1, .state_fd = -1, .port_path = -1 };
+} d = { .port = -1, .epoll = -1, .state_fd = -1, .port_path = -1, .kmsg = -1 };
 
 static volatile sig_atomic_t stopping;
 
@@ -1070,6 +1071,28 @@ static void consume(void)
  * between, so the records of one drain of every ring are all those
  * stamped before it: sorting them is enough.
  */
+/*
+ * The kernel's lines about the policies it loaded or refused, each a
+ * record of the reader's ("kernel"), in the order the kernel wrote them.
+ */
+static void log_kernel_lines(void)
+{
+	char line[512];
+	int n;
+
+	while (d.kmsg >= 0 && (n = kmsg_next(d.kmsg, line, sizeof(line))) != 0) {
+		if (n == 1)
+			emit_reader("kernel", 0, "%s", line);
+		else if (n == -EPIPE)
+			emit_reader("error", 0, "kernel log lines about policies lost: "
+				    "overwritten before they were read");
+		else {
+			emit_reader("error", 0, "/dev/kmsg: %s", errname(-n));
+			break;
+		}
+	}
+}
+
 static int round_trip(void)
 {
 	size_t i;
@@ -1083,6 +1106,7 @@ static int round_trip(void)
 	}
 	d.nr_batch = 0;
 	d.rotate_failed = false;
+	log_kernel_lines();
 	for (i = 0; i < d.nr_rings; i++)
 		drain_ring(i);
 	qsort(d.batch, d.nr_batch, sizeof(*d.batch), by_time);
@@ -1364,6 +1388,13 @@ static int start(void)
 	}
 	stream = open_stream();
 	emit_reader("start", 0, "krsi logd: log " KRSI_LOG_DIR ", stream %s", stream);
+	d.kmsg = kmsg_open();
+	if (d.kmsg < 0)
+		emit_reader("error", 0, "/dev/kmsg: %s: the kernel's lines on policies "
+			    "are not logged", errname(-d.kmsg));
+	else if (epoll_ctl(d.epoll, EPOLL_CTL_ADD, d.kmsg,
+			   &(struct epoll_event){ .events = EPOLLIN }))
+		emit_reader("error", 0, "epoll /dev/kmsg: %s", errname(errno));
 	rescan();
 	guard_self();
 	err = round_trip();

@@ -276,7 +276,7 @@ int cmd_status(int argc, char **argv)
 		       lock == -EACCES ? ", needs root" : "");
 	else
 		printf("lock:     %s\n", lock == KRSI_SEALED ? "locked until reboot" :
-		       lock == KRSI_LOCKED ? "locked since boot, not yet sealed (krsi lock)" :
+		       lock == KRSI_LOCKED ? "locked, not yet sealed (krsi lock)" :
 		       lock == 0 ? "unlocked (krsi lock)" :
 		       "no lock (krsi_lock not attached)");
 	status |= print_reader(false) << 1;

@@ -28,7 +28,7 @@ fi
 # frozen, so the lock held from the first instruction of /init, which
 # sealed it once it had mounted and started the reader.
 check "held: locked since boot: krsi status before /init's krsi lock" \
-	grep -q "^lock: *locked since boot, not yet sealed (krsi lock)$" /run/status_before_lock.txt
+	grep -q "^lock: *locked, not yet sealed (krsi lock)$" /run/status_before_lock.txt
 check "held: and the reader guarded and known to krsi_lock then" \
 	grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$" \
 	/run/status_before_lock.txt

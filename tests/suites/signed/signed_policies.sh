@@ -23,8 +23,13 @@ if [ -n "$(cat "$policies")" ]; then
 		held "1 [0-9a-f]* [0-9]* 0 0"
 	check "signed: the kernel log says it attached its 12 programs" \
 		logged "protect_secret version 1 from the kernel (pid 1 uid 0 [^)]*): 12 programs attached"
-	check "signed: krsi.policies= named protect_log and krsi_lock only; the rest are the kernel's" \
-		sh -c 'for p in no_module_load protect_init no_tmp_exec wx audit_exec; do
+	# krsi.policies=wx (tests/suites.tab) adds to boot.conf's: protect_log,
+	# which only /init attaches, is attached all the same, and /init
+	# sealed (above), though the command line names neither.
+	check "signed: krsi.policies=wx took nothing away: protect_log attached, by /init" \
+		grep -q "^protect_log 1 [0-9a-f]* [0-9]* [1-9][0-9]* 0 " "$policies"
+	check "signed: the kernel's own are attached" \
+		sh -c 'for p in no_module_load protect_init no_tmp_exec wx audit_exec krsi_lock; do
 			krsi status | grep -q "^  $p *attached" || exit 1; done'
 else
 	# A kernel without boot policies (the debug kernel, under KASAN and
@@ -58,7 +63,11 @@ check "signed: the kernel holds no_setuid, written by root" \
 	grep -q "^no_setuid 1 [0-9a-f]* [0-9]* [1-9][0-9]* 0 " "$policies"
 check_fails "signed: after, root may not" chmod u+s /tmp/suid
 
-# Refused, each with its errno and a kernel log line; version 1 stays.
+# Refused, each with its errno and a kernel log line, which the audit
+# reader copies into the audit log (it reads /dev/kmsg, which dmesg -C
+# does not clear); version 1 stays.
+in_log() { cat /var/log/krsi/log.* | grep -q "$1"; }
+dmesg -C
 cp /tests/protect_secret-v2.krsi /tmp/tampered.krsi
 printf 'KRSI' | dd of=/tmp/tampered.krsi bs=1 seek=4096 conv=notrunc 2>/dev/null
 for c in "unsigned:ENODATA:not signed:-61" \
@@ -76,6 +85,10 @@ for c in "unsigned:ENODATA:not signed:-61" \
 	says "$errno" || echo "not ok signed: $what: krsi says $errno: $(cat "$expect_out")"
 	check "signed: the kernel log says why ($what)" \
 		logged "protect_secret version 2 (unverified) from user space (pid [0-9]* uid 0 krsi) refused: .*$why.*($code)"
+	dmesg -C
+	sleep 1
+	check "signed: and so does the audit log, after dmesg -C ($what)" \
+		in_log "\"event\":\"kernel\",\"what\":\"krsi: policy protect_secret version 2 (unverified) from user space (pid [0-9]* uid 0 krsi) refused: .*$why.*($code)\""
 done
 check "signed: after the refusals the kernel still holds version 1" held 1
 check_fails "signed: and the demo user still cannot read the secret" \
@@ -109,6 +122,18 @@ says "holds version 2 of protect_secret; this is version 1" ||
 	echo "not ok signed: the rollback's refusal names both versions: $(cat "$expect_out")"
 check "signed: the kernel log says a rollback was refused" \
 	logged "protect_secret version 1 from user space (pid [0-9]* uid 0 krsi) refused: .*no higher.*(-116)"
+sleep 1
+check "signed: and the audit log" \
+	in_log '"event":"kernel","what":"krsi: policy protect_secret version 1 from user space (pid [0-9]* uid 0 krsi) refused: .*no higher.*(-116)"'
+check "signed: the audit log has the kernel's line of version 2's load too" \
+	in_log '"event":"kernel","what":"krsi: policy protect_secret version 2 from user space (pid [0-9]* uid 0 krsi): 12 programs attached"'
+if held_by_kernel krsi_lock; then
+	check "signed: and the boot's, before the reader started" \
+		in_log '"event":"kernel","what":"krsi: policy krsi_lock version 1 from the kernel'
+fi
+check_fails "signed: a line written to /dev/kmsg is not taken for the kernel's" \
+	sh -c 'echo "krsi: policy forged version 9 from the kernel: 1 programs attached" >/dev/kmsg
+		sleep 1; cat /var/log/krsi/log.* | grep -q "\"what\":\"krsi: policy forged"'
 expect 1 "signed: version 2 again is refused" krsi replace /tests/protect_secret-v2.krsi
 says ESTALE || echo "not ok signed: version 2 again: ESTALE: $(cat "$expect_out")"
 expect 0 "signed: version 3 replaces version 2" krsi replace /tests/protect_secret-v3.krsi
@@ -117,7 +142,6 @@ check "signed: the kernel holds version 3" held 3
 # What version 3 refuses reaches the audit log, as version 1's did: the
 # reader, which krsi_lock knows, takes the ring buffers of a policy loaded
 # after the lock (it looks once a second).
-in_log() { cat /var/log/krsi/log.* | grep -q "$1"; }
 as_demo cat /etc/krsi/secret 2>/dev/null
 sleep 2
 check "signed: version 3's denial is in the audit log" \
