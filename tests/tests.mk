@@ -199,7 +199,7 @@ SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 # version 2 unsigned, and signed by a key the kernel does not trust; the
 # policies that know the audit reader as version 2.
 SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
-	protect_init-v2.krsi krsi_lock-v2.krsi \
+	protect_init-v2.krsi krsi_lock-v2.krsi protect_init-v3-noreader.krsi \
 	protect_secret-v2.unsigned protect_secret-v2.other-key
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
 # The KRSI selftest of signed policies (krsi_policies, KRSI_POLICY_DIR)
@@ -221,6 +221,13 @@ SUITE_DEPS_selftests := $(DEBROOT_STAMP) $(TEST_DIR)/selftests/rm
 SUITE_MORE_selftests := $(wildcard tests/suites/selftests/mainline/*.sh)
 SUITE_FILES_selftests += tests/suites/selftests/mainline/DENYLIST.aarch64
 endif
+
+# protect_init as version 3 with its map "reader" renamed: a version
+# without an array its predecessor froze, which the kernel refuses.
+$(TEST_DIR)/signed/protect_init-v3-noreader.krsi: $(PACK) $(SIGNING_KEY)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_RUN) $(PACK) -V 3 -R reader=readex protect_init $@.tmp && \
+		$(call sign,$@.tmp) && mv $@.tmp $@
 
 $(TEST_DIR)/signed/%.unsigned: $(PACK)
 	$(Q)mkdir -p $(@D)

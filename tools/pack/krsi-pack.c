@@ -14,10 +14,12 @@
  * skeleton's own open, configure and load functions, with the load that
  * the skeleton would hand to the kernel captured instead.
  *
- * usage: krsi-pack [-V VERSION] [-F MAP] NAME OUT
+ * usage: krsi-pack [-V VERSION] [-F MAP] [-R MAP=NEW] NAME OUT
  *		the policy NAME (as version VERSION, for the tests), with its
  *		map MAP frozen by the kernel as it loads (KRSI_POLICY_MAP_FROZEN:
- *		krsi_lock's lock, for a kernel that locks at boot)
+ *		krsi_lock's lock, for a kernel that locks at boot), or its
+ *		map MAP named NEW, of the same length (for the tests: a version
+ *		without a map its predecessor froze)
  *        krsi-pack --boot OUT FILE...	signed policies, for the kernel
  */
 #include <errno.h>
@@ -46,6 +48,8 @@ static void pack_free_map_data(void *p, __u64 addr, size_t sz);
 static __u32 krsi_load_version, version_override;
 /* The map -F names, or NULL. */
 static const char *frozen_map;
+/* -R MAP=NEW: MAP and its new name, or NULL. */
+static const char *renamed_map, *renamed_to;
 
 /* The initial values the skeleton prepared, by address. */
 struct initial_value {
@@ -93,6 +97,35 @@ static int pack_capture(struct bpf_load_and_run_opts *opts)
 {
 	pack.opts = *opts;
 	return CAPTURED;
+}
+
+/*
+ * -R: every "MAP\0" of the loader's data, the map's name where the loader
+ * creates it and in the object's BTF strings, made "NEW\0" (of the same
+ * length, so that no offset moves).  The number renamed.
+ */
+static int rename_map(void)
+{
+	size_t len = strlen(renamed_map) + 1, i;
+	char *data;
+	int n = 0;
+
+	if (strlen(renamed_to) + 1 != len)
+		return -EINVAL;
+	data = malloc(pack.opts.data_sz);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, pack.opts.data, pack.opts.data_sz);
+	for (i = 0; i + len <= pack.opts.data_sz; i++)
+		if (!memcmp(data + i, renamed_map, len) && (i == 0 || !data[i - 1])) {
+			memcpy(data + i, renamed_to, len);
+			n++;
+		}
+	if (n)
+		pack.opts.data = data;
+	else
+		free(data);
+	return n;
 }
 
 /* The parameter at @at, in one of the initial values. */
@@ -322,8 +355,17 @@ static int pack_policy(const char *name, const char *path)
 	err = -E2BIG;
 	if (pack.overflow)
 		goto fail;
+	if (renamed_map) {
+		err = rename_map();
+		if (err <= 0) {
+			err = err ?: -ENOENT;
+			goto fail;
+		}
+	}
 	out = fopen(path, "w");
 	err = out ? write_policy(out, p, skel) : -errno;
+	if (renamed_map)
+		free((void *)pack.opts.data);
 	if (out && fclose(out) && !err)
 		err = -errno;
 	if (err)
@@ -393,6 +435,8 @@ static int pack_boot(const char *path, char **files, int nr)
 
 int main(int argc, char **argv)
 {
+	int status;
+
 	if (argc >= 3 && !strcmp(argv[1], "--boot"))
 		return pack_boot(argv[2], argv + 3, argc - 3) ? 1 : 0;
 	while (argc >= 5 && argv[1][0] == '-') {
@@ -402,17 +446,26 @@ int main(int argc, char **argv)
 			version_override = strtoul(argv[2], &end, 10);
 		else if (!strcmp(argv[1], "-F"))
 			frozen_map = argv[2];
+		else if (!strcmp(argv[1], "-R") && strchr(argv[2], '='))
+			renamed_to = strchr(argv[2], '=') + 1;
 		else
 			break;
+		if (!strcmp(argv[1], "-R")) {
+			renamed_map = strndup(argv[2], renamed_to - argv[2] - 1);
+			if (!renamed_map)
+				break;
+		}
 		if (*end || (!strcmp(argv[1], "-V") && !version_override))
 			break;
 		argc -= 2;
 		argv += 2;
 	}
 	if (argc != 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] NAME OUT\n"
+		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-R MAP=NEW] NAME OUT\n"
 				"       krsi-pack --boot OUT FILE...\n");
 		return 2;
 	}
-	return pack_policy(argv[1], argv[2]) ? 1 : 0;
+	status = pack_policy(argv[1], argv[2]) ? 1 : 0;
+	free((void *)renamed_map);
+	return status;
 }

@@ -177,6 +177,14 @@ if held_by_kernel krsi_lock && held_by_kernel protect_init; then
 	check "signed: and never did" grep -q " through 0$" /tmp/kill.out
 	check "signed: the reader is not stopped" \
 		sh -c "! grep -q '^State:.*T' /proc/$reader/status"
+	# A version that leaves out the reader's claim would leave the reader
+	# unguarded: the kernel refuses it.
+	expect 1 "signed: protect_init version 3 without the map reader is refused" \
+		krsi replace /tests/protect_init-v3-noreader.krsi
+	check "signed: the kernel log says why" \
+		logged "protect_init version 3 from user space (pid [0-9]* uid 0 krsi) refused: .*without an array the policy it replaces froze.*(-22)"
+	check "signed: the kernel holds protect_init version 2 still" \
+		grep -q "^protect_init 2 " "$policies"
 	check "signed: the reader is known to each new version" \
 		sh -c 'krsi status | grep -q "^reader: *running (pid [0-9]*), guarded by protect_init, protect_log, krsi_lock$"'
 	check_fails "signed: and guarded: root may not signal it" kill -CONT "$reader"
