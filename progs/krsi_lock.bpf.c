@@ -98,8 +98,9 @@
  * /init mounts /sys/fs/bpf 0700) or holds a descriptor decides when it
  * ends, as for every BPF link.  A mount made with fsopen() and fsmount()
  * (or open_tree(OPEN_TREE_CLONE)) is detached, reachable only through its
- * descriptor, and no hook sees it made; attaching it is move_mount,
- * refused.  mount_setattr() changes the flags of a mount with no
+ * descriptor, and not refused (FSCONFIG_CMD_CREATE asks sb_kern_mount,
+ * which this policy lets through): attaching it is move_mount, refused;
+ * a detached tmpfs still holds memory, as a memfd does.  mount_setattr() changes the flags of a mount with no
  * LSM hook in 6.1 (/ stays read-only: that is its superblock's flag);
  * BPF_ENABLE_STATS, which only counts, stays allowed.  A process that
  * held a writable descriptor of a map before the seal keeps it: /init

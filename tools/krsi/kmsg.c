@@ -8,11 +8,16 @@
  *
  * Only lines of facility 0, the kernel's: a line written to /dev/kmsg
  * from user space is never of facility 0 (devkmsg_write() makes it
- * LOG_USER), so nobody forges one.  Each read() of /dev/kmsg returns one
- * record, "PRIORITY,SEQUENCE,TIMESTAMP,FLAGS;TEXT\n" and continuation
- * lines (Documentation/ABI/testing/dev-kmsg).
+ * LOG_USER).  And only lines of the loader's own form, in full: other
+ * kernel lines begin with a task's name, which anyone sets
+ * (/proc/self/comm: "krsi: policy pr (1234): drop_caches: 3").  The
+ * writer's name inside a real line is the writer's to choose, within the
+ * parentheses.  Each read() of /dev/kmsg returns one record,
+ * "PRIORITY,SEQUENCE,TIMESTAMP,FLAGS;TEXT\n" and continuation lines
+ * (Documentation/ABI/testing/dev-kmsg).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +27,46 @@
 #include "krsi.h"
 
 #define KMSG_POLICY	"krsi: policy "
+#define ATTACHED	" programs attached"
+
+/* Does @text go on with @word?  Past it, or NULL. */
+static const char *skip(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	return strncmp(text, word, n) ? NULL : text + n;
+}
+
+/*
+ * "krsi: policy NAME version N[ (unverified)] from the kernel|user space
+ * (...)" ending in ": N programs attached" or "(-ERRNO)": the loader's
+ * lines (security/krsi/policy.c), and no other.
+ */
+static bool policy_line(const char *text)
+{
+	const char *p = skip(text, KMSG_POLICY), *end;
+	size_t len = strlen(text);
+
+	if (!p || !(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return false;
+	while (*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	       (*p >= '0' && *p <= '9'))
+		p++;
+	p = skip(p, " version ");
+	if (!p || *p < '0' || *p > '9')
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (skip(p, " (unverified)"))
+		p = skip(p, " (unverified)");
+	if (!(skip(p, " from the kernel (") || skip(p, " from user space (")))
+		return false;
+	end = text + len;
+	if (len > strlen(ATTACHED) && !strcmp(end - strlen(ATTACHED), ATTACHED))
+		return true;
+	return len > 4 && end[-1] == ')' && strrchr(text, '(') &&
+	       strrchr(text, '(')[1] == '-';
+}
 
 int kmsg_open(void)
 {
@@ -50,7 +95,7 @@ int kmsg_next(int fd, char *line, size_t size)
 		end = strchr(text, '\n');
 		if (end)
 			*end = '\0';
-		if (strncmp(text, KMSG_POLICY, strlen(KMSG_POLICY)))
+		if (!policy_line(text))
 			continue;
 		snprintf(line, size, "%s", text);
 		return 1;

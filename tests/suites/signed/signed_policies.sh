@@ -131,6 +131,11 @@ if held_by_kernel krsi_lock; then
 	check "signed: and the boot's, before the reader started" \
 		in_log '"event":"kernel","what":"krsi: policy krsi_lock version 1 from the kernel'
 fi
+check_fails "signed: nor a kernel line that begins with a name root chose" \
+	sh -c 'printf "krsi: policy pr" >/proc/self/comm; echo 3 >/proc/sys/vm/drop_caches
+		sleep 1; cat /var/log/krsi/log.* | grep -q "\"what\":\"krsi: policy pr "'
+check "signed: though the kernel printed it" \
+	sh -c 'dmesg | grep -q "krsi: policy pr ([0-9]*): drop_caches: 3"'
 check_fails "signed: a line written to /dev/kmsg is not taken for the kernel's" \
 	sh -c 'echo "krsi: policy forged version 9 from the kernel: 1 programs attached" >/dev/kmsg
 		sleep 1; cat /var/log/krsi/log.* | grep -q "\"what\":\"krsi: policy forged"'
