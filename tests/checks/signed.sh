@@ -5,7 +5,7 @@
 # signature starts, and it ends with a module signature's trailer of a
 # PKCS#7 signature; openssl verifies that signature, over everything
 # before it, with the build's certificate and no other.  And make
-# sign-policy refuses a file signed already.
+# sign-policy refuses a file signed already, krsi-pack a second -R.
 #
 # arches: x86_64
 # usage: signed.sh (tests/run-tests.sh sets BUILD)
@@ -76,5 +76,15 @@ elif grep -q "is signed already" "$dir/out" && cmp -s "$dir/again.krsi" "$BUILD/
 	say "ok signed: make sign-policy refuses a signed file, and leaves it as it was"
 else
 	say "not ok signed: make sign-policy: $(head -n 1 "$dir/out")"
+fi
+
+# krsi-pack renames one map: a second -R is a usage error, nothing written.
+"$BUILD/pack/krsi-pack" -R reader=readex -R lock=lack protect_init \
+	"$dir/two.krsi" >"$dir/out" 2>&1
+status=$?
+if [ "$status" -eq 2 ] && grep -q "^usage: krsi-pack" "$dir/out" && [ ! -e "$dir/two.krsi" ]; then
+	say "ok signed: krsi-pack refuses a second -R with its usage"
+else
+	say "not ok signed: krsi-pack -R twice: exit $status: $(head -n 1 "$dir/out")"
 fi
 exit "$failed"

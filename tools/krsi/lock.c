@@ -70,14 +70,11 @@ int krsi_locked(void)
 /* Freeze krsi_lock's map @name: 1 if it was frozen already, 0, or -errno. */
 static int latch_freeze(const struct policy *p, const char *name)
 {
-	union bpf_attr attr;
 	int fd = policy_map_fd(p, name, 0), err;
 
 	if (fd < 0)
 		return fd;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	err = sys_bpf(BPF_MAP_FREEZE, &attr);
+	err = sys_bpf_map_freeze(fd);
 	close(fd);
 	return err == -EBUSY ? 1 : err;
 }

@@ -132,7 +132,6 @@ int reader_claim(const struct policy *p)
 {
 	struct reader_claim claim = { .tgid = (__u32)getpid() };
 	unsigned long long start;
-	union bpf_attr attr;
 	__u32 zero = 0;
 	int fd, err = proc_start_time(getpid(), &start);
 
@@ -143,11 +142,8 @@ int reader_claim(const struct policy *p)
 	if (fd < 0)
 		return fd;
 	err = sys_bpf_map_elem(BPF_MAP_UPDATE_ELEM, fd, &zero, &claim);
-	if (!err) {
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		err = sys_bpf(BPF_MAP_FREEZE, &attr);
-	}
+	if (!err)
+		err = sys_bpf_map_freeze(fd);
 	close(fd);
 	/* Read back: what counts is what the policy now holds. */
 	if (!err && reader_claimed(p, getpid()) != 1)

@@ -34,3 +34,12 @@ int sys_bpf_map_elem(int cmd, int fd, const void *key, void *value)
 	attr.value = (unsigned long)value;
 	return (int)sys_bpf(cmd, &attr);
 }
+
+int sys_bpf_map_freeze(int fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	return (int)sys_bpf(BPF_MAP_FREEZE, &attr);
+}

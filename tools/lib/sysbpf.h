@@ -24,4 +24,7 @@ int sys_bpf_obj_info(int fd, void *info, __u32 size);
  */
 int sys_bpf_map_elem(int cmd, int fd, const void *key, void *value);
 
+/* bpf(BPF_MAP_FREEZE) of map @fd: 0 or a negative errno (-EBUSY: frozen). */
+int sys_bpf_map_freeze(int fd);
+
 #endif

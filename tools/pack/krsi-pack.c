@@ -446,7 +446,8 @@ int main(int argc, char **argv)
 			version_override = strtoul(argv[2], &end, 10);
 		else if (!strcmp(argv[1], "-F"))
 			frozen_map = argv[2];
-		else if (!strcmp(argv[1], "-R") && strchr(argv[2], '='))
+		else if (!strcmp(argv[1], "-R") && !renamed_map &&
+			 strchr(argv[2], '='))
 			renamed_to = strchr(argv[2], '=') + 1;
 		else
 			break;
@@ -463,9 +464,10 @@ int main(int argc, char **argv)
 	if (argc != 3 || argv[1][0] == '-') {
 		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-R MAP=NEW] NAME OUT\n"
 				"       krsi-pack --boot OUT FILE...\n");
-		return 2;
+		status = 2;
+	} else {
+		status = pack_policy(argv[1], argv[2]) ? 1 : 0;
 	}
-	status = pack_policy(argv[1], argv[2]) ? 1 : 0;
 	free((void *)renamed_map);
 	return status;
 }
