@@ -197,10 +197,11 @@ SUITE_FILES_base  := $(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.b
 SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 # protect_secret as versions 2 and 3, signed (the image's is version 1);
 # version 2 unsigned, and signed by a key the kernel does not trust; the
-# policies that know the audit reader as version 2.
+# policies that know the audit reader as version 2; audit_exec under a
+# name the krsi tool does not know.
 SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
 	protect_init-v2.krsi krsi_lock-v2.krsi protect_init-v3-noreader.krsi \
-	protect_secret-v2.unsigned protect_secret-v2.other-key
+	protect_secret-v2.unsigned protect_secret-v2.other-key stranger.krsi
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
 # The KRSI selftest of signed policies (krsi_policies, KRSI_POLICY_DIR)
 # loads no_module_load as versions 1 and 2 signed, and 2 signed by a key
@@ -227,6 +228,14 @@ endif
 $(TEST_DIR)/signed/protect_init-v3-noreader.krsi: $(PACK) $(SIGNING_KEY)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(TARGET_RUN) $(PACK) -V 3 -R reader=readex protect_init $@.tmp && \
+		$(call sign,$@.tmp) && mv $@.tmp $@
+
+# A policy signed elsewhere, which the tools' build has no skeleton of:
+# audit_exec, its programs renamed (a hook takes one program of a name).
+$(TEST_DIR)/signed/stranger.krsi: $(PACK) $(SIGNING_KEY)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_RUN) $(PACK) -N stranger -R audit_exec=strange_ex \
+		-R audit_exec_file=stranger_exec_f audit_exec $@.tmp && \
 		$(call sign,$@.tmp) && mv $@.tmp $@
 
 $(TEST_DIR)/signed/%.unsigned: $(PACK)

@@ -5,7 +5,7 @@
 # signature starts, and it ends with a module signature's trailer of a
 # PKCS#7 signature; openssl verifies that signature, over everything
 # before it, with the build's certificate and no other.  And make
-# sign-policy refuses a file signed already, krsi-pack a second -R.
+# sign-policy refuses a file signed already, krsi-pack a fifth -R.
 #
 # arches: x86_64
 # usage: signed.sh (tests/run-tests.sh sets BUILD)
@@ -78,13 +78,23 @@ else
 	say "not ok signed: make sign-policy: $(head -n 1 "$dir/out")"
 fi
 
-# krsi-pack renames one map: a second -R is a usage error, nothing written.
-"$BUILD/pack/krsi-pack" -R reader=readex -R lock=lack protect_init \
-	"$dir/two.krsi" >"$dir/out" 2>&1
+# krsi-pack renames up to 4 names: a fifth -R is a usage error, and a
+# name the loader does not have is refused; nothing is written.
+"$BUILD/pack/krsi-pack" -R a=b -R c=d -R e=f -R g=h -R i=j protect_init \
+	"$dir/five.krsi" >"$dir/out" 2>&1
 status=$?
-if [ "$status" -eq 2 ] && grep -q "^usage: krsi-pack" "$dir/out" && [ ! -e "$dir/two.krsi" ]; then
-	say "ok signed: krsi-pack refuses a second -R with its usage"
+if [ "$status" -eq 2 ] && grep -q "^usage: krsi-pack" "$dir/out" && [ ! -e "$dir/five.krsi" ]; then
+	say "ok signed: krsi-pack refuses a fifth -R with its usage"
 else
-	say "not ok signed: krsi-pack -R twice: exit $status: $(head -n 1 "$dir/out")"
+	say "not ok signed: krsi-pack -R five times: exit $status: $(head -n 1 "$dir/out")"
+fi
+"$BUILD/pack/krsi-pack" -R reader=readex -R nosuch=nosucx protect_init \
+	"$dir/nosuch.krsi" >"$dir/out" 2>&1
+status=$?
+if [ "$status" -eq 1 ] && grep -q "^krsi-pack: -R nosuch=nosucx: no such name" "$dir/out" &&
+	[ ! -s "$dir/nosuch.krsi" ]; then
+	say "ok signed: krsi-pack refuses a name the loader does not have"
+else
+	say "not ok signed: krsi-pack -R nosuch: exit $status: $(head -n 1 "$dir/out")"
 fi
 exit "$failed"

@@ -246,9 +246,18 @@ int signed_held(const char *name, struct held_policy *held);
  * errno (-ENOENT: not held, or no such object).
  */
 int held_fd(const struct policy *p, const char *obj, __u32 flags);
-/* Does the kernel hold the policy @name?  (It keeps only the maps its
- * programs use, and only a newer signed version replaces it.) */
+/* Does the kernel hold the policy @name?  (Its maps are found through its
+ * programs, and only a newer signed version replaces it.) */
 bool signed_is_held(const char *name);
+/*
+ * Call @fn for each policy the kernel holds that this build has no
+ * skeleton of (signed elsewhere), whose maps and records the tools cannot
+ * name: 0 (also when the kernel holds no signed policies), or a negative
+ * errno if the held policies could not be read.
+ */
+int held_unknown(void (*fn)(const char *name, __u32 version,
+			    unsigned long long load_id, void *arg),
+		 void *arg);
 /* What the kernel says of its load of @p, as the map origin would. */
 struct krsi_origin;
 int held_origin(const struct policy *p, struct krsi_origin *o);

@@ -140,6 +140,10 @@ static struct {
 	struct counter *counters;
 	size_t nr_counters;
 	__u32 *policy_ids;	/* per policy: its "denials" map, or 0 */
+	/* The load ids of held policies this build does not know, said once. */
+	unsigned long long *strangers;
+	size_t nr_strangers;
+	int strangers_err;	/* why the held policies could not be read, said once */
 	struct drained *batch;
 	size_t nr_batch, batch_cap;
 	struct log_writer log;
@@ -851,6 +855,44 @@ static __u32 policy_id(const struct policy *p)
 	return id;
 }
 
+/* held_unknown()'s callback: say once per load that it is not read. */
+static void stranger(const char *name, __u32 version,
+		     unsigned long long load_id, void *arg)
+{
+	unsigned long long *more;
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < d.nr_strangers; i++)
+		if (d.strangers[i] == load_id)
+			return;
+	more = realloc(d.strangers, (d.nr_strangers + 1) * sizeof(*more));
+	if (more) {
+		d.strangers = more;
+		d.strangers[d.nr_strangers++] = load_id;
+	}
+	emit_reader("error", 0, "%s version %u (load %016llx) is held by the "
+		    "kernel, but this reader's build does not know it: its "
+		    "records are not read", name, version, load_id);
+}
+
+/*
+ * The reader knows a policy's maps from the skeleton its build has: a
+ * policy the kernel holds under another name (signed elsewhere, `krsi
+ * sign`) has records it cannot read.  Say so rather than lose them in
+ * silence, and say once if the held policies cannot be read.
+ */
+static void report_strangers(void)
+{
+	int err = held_unknown(stranger, NULL);
+
+	if (err && err != d.strangers_err)
+		emit_reader("error", 0, "%s: %s: a policy the kernel holds that "
+			    "this reader does not know is not seen",
+			    KRSI_POLICIES_FILE, errname(-err));
+	d.strangers_err = err;
+}
+
 /*
  * Follow the policies as they are attached, replaced and detached: the
  * sources of one that went stay until drained.  After the lock too: a
@@ -878,6 +920,7 @@ static void rescan(void)
 		if (id && !add_policy(&policies[i]))
 			emit_reader("attach", 0, "reading %s", policies[i].name);
 	}
+	report_strangers();
 	d.locked = krsi_locked() > 0;
 }
 

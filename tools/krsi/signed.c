@@ -242,6 +242,33 @@ static int prog_map(int prog_fd, const char *name, __u32 flags)
 	return -ENOENT;
 }
 
+int held_unknown(void (*fn)(const char *name, __u32 version,
+			    unsigned long long load_id, void *arg),
+		 void *arg)
+{
+	FILE *f = fopen(KRSI_POLICIES_FILE, "re");
+	char line[1024];
+	size_t i;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char name[KRSI_POLICY_NAME_LEN + 1];
+		unsigned long long load_id;
+		__u32 version;
+
+		if (sscanf(line, "%32s %u %llx", name, &version, &load_id) != 3)
+			continue;
+		for (i = 0; i < nr_policies; i++)
+			if (!strcmp(policies[i].name, name))
+				break;
+		if (i == nr_policies)
+			fn(name, version, load_id, arg);
+	}
+	fclose(f);
+	return 0;
+}
+
 bool signed_is_held(const char *name)
 {
 	struct held_policy held;

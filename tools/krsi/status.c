@@ -206,13 +206,33 @@ static int print_reader(bool json)
 	return state != READER_RUNNING || stalled || print_stream(json, state) > 0;
 }
 
-/* The JSON form of `krsi status`: 1 as print_reader() says. */
-static int print_status_json(int lock)
+/* held_unknown()'s callback for `krsi status`: @arg is "json", or NULL. */
+static void print_unknown(const char *name, __u32 version,
+			  unsigned long long load_id, void *arg)
+{
+	(void)load_id;
+	if (arg) {
+		printf(",{\"name\":");
+		json_str(stdout, name);
+		printf(",\"state\":\"held\",\"mode\":null,\"version\":%u,"
+		       "\"unknown\":true}", version);
+		return;
+	}
+	printf("  %-16s %-9s %-7s %s version %u, signed, held by the kernel: not a "
+	       "policy of this build, the audit reader does not read it\n",
+	       name, "held", "?", name, version);
+}
+
+/*
+ * The JSON form of `krsi status`: 1 as print_reader() says; @unreadable
+ * set if the policies held by the kernel could not be read.
+ */
+static int print_status_json(int lock, bool *unreadable)
 {
 	const char *mode = access(KRSI_HOOK_DIR, F_OK) ? "not active" :
 			   enforce_mode(true);
 	size_t i;
-	int ret;
+	int ret, err;
 
 	printf("{\"krsi\":");
 	json_str(stdout, mode);
@@ -245,13 +265,19 @@ static int print_status_json(int lock)
 			print_links(&policies[i], true);
 		printf("}");
 	}
-	printf("]}\n");
+	err = held_unknown(print_unknown, "json");
+	printf("]");
+	if (err)
+		printf(",\"held_error\":\"%s\"", errname(-err));
+	printf("}\n");
+	*unreadable = err != 0;
 	return ret;
 }
 
 int cmd_status(int argc, char **argv)
 {
-	int json = args_json(argc, argv), lock, status;
+	int json = args_json(argc, argv), lock, status, err;
+	bool unreadable;
 	size_t i;
 
 	if (json < 0)
@@ -266,7 +292,8 @@ int cmd_status(int argc, char **argv)
 		status |= err != 0;
 	}
 	if (json) {
-		status |= print_status_json(lock) << 1;
+		status |= print_status_json(lock, &unreadable) << 1;
+		status |= unreadable;
 		goto out;
 	}
 	printf("KRSI:     %s\n", access(KRSI_HOOK_DIR, F_OK) ? "not active" :
@@ -298,6 +325,11 @@ int cmd_status(int argc, char **argv)
 		if (!strcmp(state, "attached"))
 			print_links(p, false);
 	}
+	err = held_unknown(print_unknown, NULL);
+	status |= err != 0;
+	if (err)
+		printf("  %-16s ? (%s)   policies held by the kernel that this build "
+		       "does not know: not seen\n", "(others)", errname(-err));
 out:
 	if (status & 1)
 		fprintf(stderr, "krsi: status: some of it could not be read (needs root)\n");

@@ -14,12 +14,13 @@
  * skeleton's own open, configure and load functions, with the load that
  * the skeleton would hand to the kernel captured instead.
  *
- * usage: krsi-pack [-V VERSION] [-F MAP] [-R MAP=NEW] NAME OUT
+ * usage: krsi-pack [-V VERSION] [-F MAP] [-R OLD=NEW]... [-N AS] NAME OUT
  *		the policy NAME (as version VERSION, for the tests), with its
  *		map MAP frozen by the kernel as it loads (KRSI_POLICY_MAP_FROZEN:
- *		krsi_lock's lock, for a kernel that locks at boot), or its
- *		map MAP named NEW, of the same length (for the tests: a version
- *		without a map its predecessor froze)
+ *		krsi_lock's lock, for a kernel that locks at boot); for the
+ *		tests, with a map or program OLD named NEW, of the same length,
+ *		up to 4 times (a version without a map its predecessor froze),
+ *		or the policy named AS (one the krsi tool does not know)
  *        krsi-pack --boot OUT FILE...	signed policies, for the kernel
  */
 #include <errno.h>
@@ -48,8 +49,15 @@ static void pack_free_map_data(void *p, __u64 addr, size_t sz);
 static __u32 krsi_load_version, version_override;
 /* The map -F names, or NULL. */
 static const char *frozen_map;
-/* -R MAP=NEW: MAP and its new name, or NULL. */
-static const char *renamed_map, *renamed_to;
+/* -R OLD=NEW, up to MAX_RENAMES times: a name and its new name. */
+#define MAX_RENAMES	4
+static struct {
+	char *from;
+	const char *to;
+} renames[MAX_RENAMES];
+static size_t nr_renames;
+/* -N AS: the name the policy is packed under, or NULL for its own. */
+static const char *packed_as;
 
 /* The initial values the skeleton prepared, by address. */
 struct initial_value {
@@ -100,32 +108,50 @@ static int pack_capture(struct bpf_load_and_run_opts *opts)
 }
 
 /*
- * -R: every "MAP\0" of the loader's data, the map's name where the loader
- * creates it and in the object's BTF strings, made "NEW\0" (of the same
- * length, so that no offset moves).  The number renamed.
+ * -R: every "OLD\0" of the loader's data @data, a map's or a program's
+ * name where the loader creates it and in the object's BTF strings, made
+ * "NEW\0" (of the same length, so that no offset moves).  The number
+ * renamed, or -EINVAL.
  */
-static int rename_map(void)
+static int rename_in(char *data, size_t size, const char *from, const char *to)
 {
-	size_t len = strlen(renamed_map) + 1, i;
-	char *data;
+	size_t len = strlen(from) + 1, i;
 	int n = 0;
 
-	if (strlen(renamed_to) + 1 != len)
+	if (strlen(to) + 1 != len)
 		return -EINVAL;
-	data = malloc(pack.opts.data_sz);
+	for (i = 0; i + len <= size; i++)
+		if (!memcmp(data + i, from, len) && (i == 0 || !data[i - 1])) {
+			memcpy(data + i, to, len);
+			n++;
+		}
+	return n;
+}
+
+/* Every -R in a copy of the loader's data, which then replaces it. */
+static int rename_all(void)
+{
+	char *data = malloc(pack.opts.data_sz);
+	size_t i;
+	int n = 1;
+
 	if (!data)
 		return -ENOMEM;
 	memcpy(data, pack.opts.data, pack.opts.data_sz);
-	for (i = 0; i + len <= pack.opts.data_sz; i++)
-		if (!memcmp(data + i, renamed_map, len) && (i == 0 || !data[i - 1])) {
-			memcpy(data + i, renamed_to, len);
-			n++;
-		}
-	if (n)
-		pack.opts.data = data;
-	else
+	for (i = 0; i < nr_renames && n > 0; i++) {
+		n = rename_in(data, pack.opts.data_sz, renames[i].from,
+			      renames[i].to);
+		if (n <= 0)
+			fprintf(stderr, "krsi-pack: -R %s=%s: %s\n", renames[i].from,
+				renames[i].to, n ? "not of the same length" :
+				"no such name in the loader's data");
+	}
+	if (n <= 0) {
 		free(data);
-	return n;
+		return n ?: -ENOENT;
+	}
+	pack.opts.data = data;
+	return 0;
 }
 
 /* The parameter at @at, in one of the initial values. */
@@ -258,9 +284,9 @@ static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 	int err = 0;
 
 	if (p->nr_maps > KRSI_POLICY_MAX_MAPS ||
-	    strlen(p->name) >= sizeof(hdr.name)) {
+	    strlen(packed_as ?: p->name) >= sizeof(hdr.name)) {
 		fprintf(stderr, "krsi-pack: %s: too many maps, or too long a name\n",
-			p->name);
+			packed_as ?: p->name);
 		return -E2BIG;
 	}
 	/* Which map each initial value is for. */
@@ -300,7 +326,7 @@ static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(hdr.magic, KRSI_POLICY_MAGIC, sizeof(hdr.magic));
-	strcpy(hdr.name, p->name);
+	strcpy(hdr.name, packed_as ?: p->name);
 	hdr.version = krsi_load_version;
 	hdr.nr_maps = p->nr_maps;
 	hdr.nr_progs = p->nr_progs;
@@ -355,16 +381,14 @@ static int pack_policy(const char *name, const char *path)
 	err = -E2BIG;
 	if (pack.overflow)
 		goto fail;
-	if (renamed_map) {
-		err = rename_map();
-		if (err <= 0) {
-			err = err ?: -ENOENT;
+	if (nr_renames) {
+		err = rename_all();
+		if (err)
 			goto fail;
-		}
 	}
 	out = fopen(path, "w");
 	err = out ? write_policy(out, p, skel) : -errno;
-	if (renamed_map)
+	if (nr_renames)
 		free((void *)pack.opts.data);
 	if (out && fclose(out) && !err)
 		err = -errno;
@@ -440,21 +464,23 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "--boot"))
 		return pack_boot(argv[2], argv + 3, argc - 3) ? 1 : 0;
 	while (argc >= 5 && argv[1][0] == '-') {
+		const char *eq = strchr(argv[2], '=');
 		char *end = "";
 
-		if (!strcmp(argv[1], "-V"))
+		if (!strcmp(argv[1], "-V")) {
 			version_override = strtoul(argv[2], &end, 10);
-		else if (!strcmp(argv[1], "-F"))
+		} else if (!strcmp(argv[1], "-F")) {
 			frozen_map = argv[2];
-		else if (!strcmp(argv[1], "-R") && !renamed_map &&
-			 strchr(argv[2], '='))
-			renamed_to = strchr(argv[2], '=') + 1;
-		else
-			break;
-		if (!strcmp(argv[1], "-R")) {
-			renamed_map = strndup(argv[2], renamed_to - argv[2] - 1);
-			if (!renamed_map)
+		} else if (!strcmp(argv[1], "-N")) {
+			packed_as = argv[2];
+		} else if (!strcmp(argv[1], "-R") && eq &&
+			   nr_renames < MAX_RENAMES) {
+			renames[nr_renames].to = eq + 1;
+			renames[nr_renames].from = strndup(argv[2], eq - argv[2]);
+			if (!renames[nr_renames++].from)
 				break;
+		} else {
+			break;
 		}
 		if (*end || (!strcmp(argv[1], "-V") && !version_override))
 			break;
@@ -462,12 +488,13 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc != 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-R MAP=NEW] NAME OUT\n"
+		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-R OLD=NEW]... [-N AS] NAME OUT\n"
 				"       krsi-pack --boot OUT FILE...\n");
 		status = 2;
 	} else {
 		status = pack_policy(argv[1], argv[2]) ? 1 : 0;
 	}
-	free((void *)renamed_map);
+	while (nr_renames)
+		free(renames[--nr_renames].from);
 	return status;
 }

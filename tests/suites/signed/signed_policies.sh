@@ -204,6 +204,20 @@ if held_by_kernel krsi_lock && held_by_kernel protect_init; then
 		bpftool map dump pinned /sys/fs/bpf/krsi/protect_log/policy_mode
 fi
 
+# A policy signed elsewhere, under a name the tools' build does not know
+# (audit_exec packed as "stranger", tests/tests.mk): the kernel holds it,
+# and what cannot read its records says so, rather than show nothing.
+expect 0 "signed: a policy the tools do not know attaches after the lock" \
+	krsi attach /tests/stranger.krsi
+check "signed: krsi status shows it, held and unknown to the build" \
+	sh -c 'krsi status | grep -q "^  stranger  *held .*version 1, signed, held by the kernel: not a policy of this build"'
+check "signed: and krsi status --json" \
+	sh -c 'krsi status --json | grep -q "{\"name\":\"stranger\",\"state\":\"held\",\"mode\":null,\"version\":1,\"unknown\":true}"'
+sleep 2
+check "signed: the audit reader logs that it does not read its records" \
+	in_log '"event":"error","what":"stranger version 1 (load [0-9a-f]*) is held by the kernel, but this reader.s build does not know it: its records are not read"'
+check "signed: once" sh -c '[ "$(cat /var/log/krsi/log.* | grep -c "\"what\":\"stranger version 1 ")" = 1 ]'
+
 # Nothing detaches it.
 expect 1 "signed: krsi detach protect_secret is refused" krsi detach protect_secret
 says "held by the kernel" || echo "not ok signed: detach says the kernel holds it: $(cat "$expect_out")"
