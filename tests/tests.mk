@@ -195,6 +195,9 @@ SUITE_FILES_base  := $(TEST_DIR)/expected-hooks $(TEST_DIR)/libbpf/krsi_libbpf.b
 		     $(TEST_DIR)/libbpf/lsm.bpf.o
 # Run by /init before `krsi lock` in the boot with krsi.tests=boot.
 SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
+# A modprobe that notes each run: no user-mode helper before the policies.
+SUITE_ROOT_boot   := /sbin/modprobe=tests/suites/boot/setup/modprobe
+SUITE_DEPS_boot   := tests/suites/boot/setup/modprobe
 # protect_secret as versions 2 and 3, signed (the image's is version 1);
 # version 2 unsigned, and signed by a key the kernel does not trust; the
 # policies that know the audit reader as version 2; audit_exec under a

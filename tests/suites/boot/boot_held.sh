@@ -36,6 +36,12 @@ check "held: and the reader guarded and known to krsi_lock then" \
 check "held: the kernel log says how many programs it attached before init" \
 	sh -c 'dmesg | grep -q "krsi: [1-9][0-9]* programs of 7 policies attached before init"'
 n=$(dmesg | sed -n 's/.*krsi: \([0-9]*\) programs of 7 policies attached before init.*/\1/p')
+# No user-mode helper ran before them, though their first signature check
+# asks modprobe for its crypto template: the image's /sbin/modprobe
+# (setup/modprobe) notes each run in /modprobe.log.
+check "held: the image's modprobe notes its runs" grep -q "/modprobe.log" /sbin/modprobe
+check_fails "held: no user-mode helper ran before the boot policies (modprobe)" \
+	test -e /modprobe.log
 sum=0
 for p in $boot; do
 	check "held: the kernel holds $p, version 1, loaded by itself (pid 0)" \
