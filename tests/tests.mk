@@ -198,11 +198,12 @@ SUITE_FILES_boot  := $(TEST_DIR)/suites/boot/setup/before_lock
 # A modprobe that notes each run: no user-mode helper before the policies.
 SUITE_ROOT_boot   := /sbin/modprobe=tests/suites/boot/setup/modprobe
 SUITE_DEPS_boot   := tests/suites/boot/setup/modprobe
-# protect_secret as versions 2 and 3, signed (the image's is version 1);
+# protect_secret as versions 2 to 6, signed (the image's is version 1);
 # version 2 unsigned, and signed by a key the kernel does not trust; the
 # policies that know the audit reader as version 2; audit_exec under a
 # name the krsi tool does not know.
 SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
+	protect_secret-v4.krsi protect_secret-v5.krsi protect_secret-v6.krsi \
 	protect_init-v2.krsi krsi_lock-v2.krsi protect_init-v3-noreader.krsi \
 	protect_secret-v2.unsigned protect_secret-v2.other-key stranger.krsi
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
