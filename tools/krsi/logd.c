@@ -1117,23 +1117,30 @@ static void consume(void)
 /*
  * The kernel's lines about the policies it loaded or refused, each a
  * record of the reader's ("kernel"), in the order the kernel wrote them.
+ * A load sends the reader to the new version's buffers at once: waiting
+ * for its next look (RESCAN_MS after the last, or a second when idle)
+ * missed a version replaced within that time.
  */
 static void log_kernel_lines(void)
 {
+	bool loaded = false;
 	char line[512];
 	int n;
 
 	while (d.kmsg >= 0 && (n = kmsg_next(d.kmsg, line, sizeof(line))) != 0) {
-		if (n == 1)
+		if (n == 1) {
 			emit_reader("kernel", 0, "%s", line);
-		else if (n == -EPIPE)
+			loaded |= strstr(line, " programs attached") != NULL;
+		} else if (n == -EPIPE) {
 			emit_reader("error", 0, "kernel log lines about policies lost: "
 				    "overwritten before they were read");
-		else {
+		} else {
 			emit_reader("error", 0, "/dev/kmsg: %s", errname(-n));
 			break;
 		}
 	}
+	if (loaded)
+		rescan();
 }
 
 static int round_trip(void)

@@ -249,6 +249,7 @@ int held_unknown(void (*fn)(const char *name, __u32 version,
 	FILE *f = fopen(KRSI_POLICIES_FILE, "re");
 	char line[1024];
 	size_t i;
+	int err;
 
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
@@ -265,8 +266,9 @@ int held_unknown(void (*fn)(const char *name, __u32 version,
 		if (i == nr_policies)
 			fn(name, version, load_id, arg);
 	}
+	err = ferror(f) ? -EIO : 0;
 	fclose(f);
-	return 0;
+	return err;
 }
 
 bool signed_is_held(const char *name)
