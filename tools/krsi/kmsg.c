@@ -37,6 +37,14 @@ static const char *skip(const char *text, const char *word)
 	return strncmp(text, word, n) ? NULL : text + n;
 }
 
+bool kmsg_load_line(const char *line)
+{
+	size_t len = strlen(line);
+
+	return len > strlen(ATTACHED) &&
+	       !strcmp(line + len - strlen(ATTACHED), ATTACHED);
+}
+
 /*
  * "krsi: policy NAME version N[ (unverified)] from the kernel|user space
  * (...)" ending in ": N programs attached" or "(-ERRNO)": the loader's
@@ -62,7 +70,7 @@ static bool policy_line(const char *text)
 	if (!(skip(p, " from the kernel (") || skip(p, " from user space (")))
 		return false;
 	end = text + len;
-	if (len > strlen(ATTACHED) && !strcmp(end - strlen(ATTACHED), ATTACHED))
+	if (kmsg_load_line(text))
 		return true;
 	return len > 4 && end[-1] == ')' && strrchr(text, '(') &&
 	       strrchr(text, '(')[1] == '-';

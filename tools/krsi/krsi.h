@@ -211,6 +211,8 @@ int kmsg_open(void);
  * they were read (the next call goes on), or another -errno.
  */
 int kmsg_next(int fd, char *line, size_t size);
+/* Is @line, one kmsg_next() gave, the kernel's line about a load? */
+bool kmsg_load_line(const char *line);
 /* Is the map behind @fd frozen?  Its fdinfo says so: 1, 0 or -errno. */
 int map_frozen(int fd);
 

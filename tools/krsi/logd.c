@@ -1130,7 +1130,7 @@ static void log_kernel_lines(void)
 	while (d.kmsg >= 0 && (n = kmsg_next(d.kmsg, line, sizeof(line))) != 0) {
 		if (n == 1) {
 			emit_reader("kernel", 0, "%s", line);
-			loaded |= strstr(line, " programs attached") != NULL;
+			loaded |= kmsg_load_line(line);
 		} else if (n == -EPIPE) {
 			emit_reader("error", 0, "kernel log lines about policies lost: "
 				    "overwritten before they were read");

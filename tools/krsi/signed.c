@@ -61,30 +61,62 @@ out:
 	return buf;
 }
 
-int signed_held(const char *name, struct held_policy *held)
+/*
+ * Call @fn with each policy of KRSI_POLICIES_FILE, its name and what the
+ * kernel says of it, until @fn returns non-zero: that value, 0 at the
+ * end, or a negative errno if the file could not be opened or read.
+ */
+static int each_held(int (*fn)(const char *name, const struct held_policy *held,
+			       void *arg),
+		     void *arg)
 {
-	char line[1024];
 	FILE *f = fopen(KRSI_POLICIES_FILE, "re");
-	int found = 0;
+	char line[1024];
+	int ret = 0;
 
 	if (!f)
 		return -errno;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char lname[KRSI_POLICY_NAME_LEN + 1];
+	while (!ret && fgets(line, sizeof(line), f)) {
+		char name[KRSI_POLICY_NAME_LEN + 1];
+		struct held_policy held;
 		int off = 0;
 
-		if (sscanf(line, "%32s %u %llx %llu %u %u%n", lname,
-			   &held->version, &held->load_id, &held->time_ns,
-			   &held->pid, &held->uid, &off) != 6 ||
-		    strcmp(lname, name))
+		if (sscanf(line, "%32s %u %llx %llu %u %u%n", name,
+			   &held.version, &held.load_id, &held.time_ns,
+			   &held.pid, &held.uid, &off) != 6)
 			continue;
-		snprintf(held->links, sizeof(held->links), "%s",
+		snprintf(held.links, sizeof(held.links), "%s",
 			 line[off] == ' ' ? line + off + 1 : "");
-		held->links[strcspn(held->links, "\n")] = 0;
-		found = 1;
+		held.links[strcspn(held.links, "\n")] = 0;
+		ret = fn(name, &held, arg);
 	}
+	if (!ret && ferror(f))
+		ret = -EIO;
 	fclose(f);
-	return found;
+	return ret;
+}
+
+struct held_search {
+	const char *name;
+	struct held_policy *held;
+};
+
+static int held_named(const char *name, const struct held_policy *held,
+		      void *arg)
+{
+	struct held_search *search = arg;
+
+	if (strcmp(name, search->name))
+		return 0;
+	*search->held = *held;
+	return 1;
+}
+
+int signed_held(const char *name, struct held_policy *held)
+{
+	struct held_search search = { name, held };
+
+	return each_held(held_named, &search);
 }
 
 /* Why the kernel refused @hdr's policy with @err, in a user's words. */
@@ -242,33 +274,34 @@ static int prog_map(int prog_fd, const char *name, __u32 flags)
 	return -ENOENT;
 }
 
+struct held_unknown_call {
+	void (*fn)(const char *name, __u32 version, unsigned long long load_id,
+		   void *arg);
+	void *arg;
+};
+
+static int held_if_unknown(const char *name, const struct held_policy *held,
+			   void *arg)
+{
+	const struct held_unknown_call *call = arg;
+	size_t i;
+
+	for (i = 0; i < nr_policies; i++)
+		if (!strcmp(policies[i].name, name))
+			return 0;
+	call->fn(name, held->version, held->load_id, call->arg);
+	return 0;
+}
+
 int held_unknown(void (*fn)(const char *name, __u32 version,
 			    unsigned long long load_id, void *arg),
 		 void *arg)
 {
-	FILE *f = fopen(KRSI_POLICIES_FILE, "re");
-	char line[1024];
-	size_t i;
-	int err;
+	struct held_unknown_call call = { fn, arg };
+	int err = each_held(held_if_unknown, &call);
 
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char name[KRSI_POLICY_NAME_LEN + 1];
-		unsigned long long load_id;
-		__u32 version;
-
-		if (sscanf(line, "%32s %u %llx", name, &version, &load_id) != 3)
-			continue;
-		for (i = 0; i < nr_policies; i++)
-			if (!strcmp(policies[i].name, name))
-				break;
-		if (i == nr_policies)
-			fn(name, version, load_id, arg);
-	}
-	err = ferror(f) ? -EIO : 0;
-	fclose(f);
-	return err;
+	/* No such file: a kernel that holds no signed policies. */
+	return err == -ENOENT ? 0 : err;
 }
 
 bool signed_is_held(const char *name)
