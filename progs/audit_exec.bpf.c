@@ -219,15 +219,33 @@ int BPF_PROG(audit_exec_file, struct linux_binprm *bprm, int ret)
 /* Counting the argument strings: where the argc-th NUL is. */
 struct args_scan {
 	const char *buf;
-	__u32 argc, seen, end;
+	__u32 size, argc, seen, end;
 };
 
-static long scan_arg(__u32 i, struct args_scan *s)
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * Eight bytes at a time: a word without a NUL (the usual one) costs a
+ * load and a test; the bytes of one with a NUL are looked at one by one.
+ */
+static long scan_word(__u32 i, struct args_scan *s)
 {
-	if (s->buf[i & (KRSI_ARGS_MAX - 1)])
+	__u32 off = (i * 8) & (KRSI_ARGS_MAX - 8), j;
+	__u64 word = *(const __u64 *)(s->buf + off);
+
+	if (!((word - ONES) & ~word & HIGHS))
 		return 0;
-	s->end = i + 1;
-	return ++s->seen >= s->argc;	/* 1 stops the loop */
+	for (j = 0; j < 8; j++) {
+		if (off + j >= s->size)
+			return 1;
+		if (s->buf[off + j])
+			continue;
+		s->end = off + j + 1;
+		if (++s->seen >= s->argc)
+			return 1;	/* 1 stops the loop */
+	}
+	return 0;
 }
 
 /*
@@ -235,13 +253,13 @@ static long scan_arg(__u32 i, struct args_scan *s)
  * the environment strings and the file name follow (up to bprm->exec).
  * Copies at most KRSI_ARGS_MAX bytes to @buf and returns the length of
  * the first argc strings, with KRSI_CUT_ARGS in *@flags when they do not
- * all fit.
+ * all fit.  @buf has KRSI_ARGS_MAX bytes of room, read as whole words.
  */
 static __always_inline __u64 read_args(struct linux_binprm *bprm, char *buf,
 				       __u32 *flags)
 {
-	unsigned long p = BPF_CORE_READ(bprm, p), exec = BPF_CORE_READ(bprm, exec);
-	struct args_scan s = { .buf = buf, .argc = BPF_CORE_READ(bprm, argc) };
+	unsigned long p = bprm->p, exec = bprm->exec;
+	struct args_scan s = { .buf = buf, .argc = bprm->argc };
 	/* 64-bit throughout, so that the verifier keeps the bound. */
 	__u64 size = exec > p ? exec - p : 0;
 
@@ -251,7 +269,8 @@ static __always_inline __u64 read_args(struct linux_binprm *bprm, char *buf,
 		*flags |= KRSI_CUT_ARGS;
 		return 0;
 	}
-	bpf_loop(size, scan_arg, &s, 0);
+	s.size = size;
+	bpf_loop((size + 7) / 8, scan_word, &s, 0);
 	if (s.seen < s.argc) {
 		*flags |= KRSI_CUT_ARGS;
 		return size;
@@ -275,7 +294,7 @@ int BPF_PROG(audit_exec, struct linux_binprm *bprm)
 	__builtin_memset(&r->ev, 0, sizeof(r->ev));
 	fill_task(&r->ev);
 	r->ev.kind = KRSI_EVENT_EXEC;
-	r->ev.argc = BPF_CORE_READ(bprm, argc);
+	r->ev.argc = bprm->argc;
 	__builtin_memcpy(r->ev.hook, "bprm_committed_creds", 21);
 
 	/* The caller's name, as its check kept it; else it is gone. */
@@ -287,10 +306,10 @@ int BPF_PROG(audit_exec, struct linux_binprm *bprm)
 		__builtin_memset(r->ev.comm, 0, sizeof(r->ev.comm));
 	}
 	/* The file: this round's, or for a script the first round's. */
-	f = bpf_task_storage_get(&script_files, task, 0, 0);
 	if (bprm->interp == bprm->filename) {
 		n = resolve(&bprm->file->f_path, r->data, &flags, KRSI_CUT_FILE);
-	} else if (f && f->started) {
+	} else if ((f = bpf_task_storage_get(&script_files, task, 0, 0)) &&
+		   f->started) {
 		f->started = 0;
 		n = f->len & (KRSI_PATH_MAX - 1);
 		if (bpf_probe_read_kernel(r->data, n, f->path))

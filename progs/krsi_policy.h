@@ -263,8 +263,12 @@ static __always_inline int report_denial(const char *hook, const char *what,
 	return audit ? 0 : -err;
 }
 
-/* The current task is denied @what at @hook: see report_denial(). */
-static __always_inline int deny(const char *hook, const char *what, int err)
+/*
+ * The current task is denied @what at @hook: see report_denial().  Out
+ * of line, a function of its own: a program that calls it then saves no
+ * register for it on the path that allows, the one every call takes.
+ */
+static __noinline int deny(const char *hook, const char *what, int err)
 {
 	return report_denial(hook, what, err, current_uid(), true);
 }

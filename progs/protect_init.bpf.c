@@ -305,18 +305,13 @@ static __u32 proc_pid_nr(struct inode *inode)
  * OOM score, the real-time throttling that would starve the reader of
  * CPU, and the commit limits that would starve it of memory.
  */
-SEC("lsm/file_open")
-int BPF_PROG(init_proc_write, struct file *file, int ret)
+static __noinline int proc_write(struct file *file)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct dentry *dentry;
 	__u32 nr;
 
-	if (ret)
-		return ret;
-	/* f_mode first, by a direct load: file_open runs on every open. */
-	if (!(file->f_mode & FMODE_WRITE) ||
-	    file->f_inode->i_sb->s_magic != PROC_SUPER_MAGIC)
+	if (file->f_inode->i_sb->s_magic != PROC_SUPER_MAGIC)
 		return 0;
 	dentry = file->f_path.dentry;
 	if (named(dentry, "oom_score_adj", 14) || named(dentry, "oom_adj", 8)) {
@@ -338,4 +333,18 @@ int BPF_PROG(init_proc_write, struct file *file, int ret)
 		return deny("file_open", "memory commit limits: the reader's memory",
 			    EPERM);
 	return 0;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(init_proc_write, struct file *file, int ret)
+{
+	if (ret)
+		return ret;
+	/* file_open runs on every open: f_mode by a direct load, and the
+	 * rest out of line (proc_write()), so that an open for reading
+	 * costs this test and no saved register.
+	 */
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	return proc_write(file);
 }

@@ -83,11 +83,14 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(wx_mprotect, struct vm_area_struct *vma, unsigned long reqprot,
 	     unsigned long prot, int ret)
 {
-	unsigned long vm_flags = BPF_CORE_READ(vma, vm_flags);
-	struct file *file = vma->vm_file;
+	unsigned long vm_flags;
+	struct file *file;
 
 	if (ret)
 		return ret;
+	/* Direct loads through BTF pointers: this runs on every mprotect(). */
+	vm_flags = vma->vm_flags;
+	file = vma->vm_file;
 	if (is_wx(prot) || is_wx(reqprot))
 		return deny("file_mprotect", "writable+executable mapping", EACCES);
 	if (!(prot & PROT_EXEC) || (vm_flags & VM_EXEC))
@@ -119,15 +122,24 @@ static bool is_proc_mem(struct file *file)
 	return name[0] == 'm' && name[1] == 'e' && name[2] == 'm';
 }
 
+static __noinline int proc_mem_write(struct file *file)
+{
+	if (is_proc_mem(file))
+		return deny("file_open", "/proc/PID/mem for writing", EACCES);
+	return 0;
+}
+
 SEC("lsm/file_open")
 int BPF_PROG(wx_proc_mem, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	/* f_mode first, by a direct load: file_open runs on every open. */
-	if ((file->f_mode & FMODE_WRITE) && is_proc_mem(file))
-		return deny("file_open", "/proc/PID/mem for writing", EACCES);
-	return 0;
+	/* file_open runs on every open: f_mode by a direct load, and the
+	 * rest out of line, so that an open for reading costs this test.
+	 */
+	if (!(file->f_mode & FMODE_WRITE))
+		return 0;
+	return proc_mem_write(file);
 }
 
 SEC("lsm/ptrace_access_check")
@@ -158,7 +170,7 @@ int BPF_PROG(wx_exec, struct linux_binprm *bprm, int ret)
 
 	if (ret)
 		return ret;
-	if (BPF_CORE_READ(task, personality) & READ_IMPLIES_EXEC)
+	if (task->personality & READ_IMPLIES_EXEC)
 		return deny("bprm_check_security",
 			    "READ_IMPLIES_EXEC: every mapping executable", EACCES);
 	return 0;

@@ -24,6 +24,7 @@
  *
  * Then each boot policy alone, and none, in rounds of open and exec:
  * where the policies' cost goes ("policy CALL NAME|none MEDIAN MIN MAX").
+ * "krsi_bench policies" measures these two alone, for work on a policy.
  *
  * Then the curve, in the same boot: pread() of one byte (file_permission)
  * with N = 0, 1, 2, 4, 8, 16, 32, 38 and 64 allow-all programs, on KRSI
@@ -558,6 +559,10 @@ int main(int argc, char **argv)
 	    btf_open(&btf)) {
 		fprintf(stderr, "krsi_bench: setup failed: %s\n", errname(errno));
 		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "policies")) {
+		btf_close(&btf);
+		return measure_policies() || measure_each_policy();
 	}
 	for (ci = 0; ci < NR_CALLS; ci++) {
 		char func[64];
