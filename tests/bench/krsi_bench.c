@@ -380,7 +380,7 @@ static int measure_curve(int btf_id)
 	}
 	for (i = 0; i < nr_kinds; i++) {
 		for (c = 0; c < NR_CURVE; c++) {
-			char n[8];
+			char n[12];	/* any int, as gcc asks */
 
 			if (curve_n[c] > max[i])
 				continue;
