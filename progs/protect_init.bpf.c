@@ -307,14 +307,15 @@ static __u32 proc_pid_nr(struct inode *inode)
  */
 static __noinline int proc_write(struct file *file)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct dentry *dentry;
 	__u32 nr;
+	__u64 id;
 
 	if (file->f_inode->i_sb->s_magic != PROC_SUPER_MAGIC)
 		return 0;
 	dentry = file->f_path.dentry;
 	if (named(dentry, "oom_score_adj", 14) || named(dentry, "oom_adj", 8)) {
+		id = bpf_get_current_pid_tgid();
 		nr = proc_pid_nr(file->f_inode);
 		if (nr != (__u32)(id >> 32) && nr != (__u32)id)
 			return deny("file_open", "another process's OOM score",
