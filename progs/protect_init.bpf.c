@@ -68,12 +68,54 @@
  *    chosen); /proc/PID/oom_score_adj and oom_adj are opened for writing
  *    by a process for itself only (file_open), so nobody makes PID 1 or
  *    the reader the first to go.
- *  - starving the reader of memory: vm.overcommit_memory=2 with a low
- *    overcommit_ratio (or overcommit_kbytes, or large admin_reserve_kbytes,
- *    user_reserve_kbytes, min_free_kbytes) makes every allocation fail,
- *    tmpfs pages included: the log's writes get ENOSPC and the reader's
- *    buffers cannot grow.  /proc/sys/vm/ files of those names are not
- *    opened for writing (file_open).
+ *  - starving the reader of memory: the reader takes, before the lock,
+ *    all the memory that logging a record needs (its lines and buffers,
+ *    sized for the largest record a policy makes) and locks it
+ *    (mlockall()), so that a record needs no mmap() or brk(); what
+ *    is left are the knobs that reach into every process's memory.
+ *    No file of /proc/sys/vm/ is opened for writing (file_open) but
+ *    the three that act once, on nothing of another process's.  Those
+ *    of 6.1 (mm/, kernel/sysctl.c; the appliance has the unmarked ones)
+ *    and what each would do to the reader:
+ *	max_map_count: its mmap() and brk() fail (the red team's route:
+ *	  16 starved a reader that grew its buffers as it went);
+ *	overcommit_memory, overcommit_ratio, overcommit_kbytes,
+ *	  user_reserve_kbytes, admin_reserve_kbytes: every allocation
+ *	  fails, tmpfs pages (the log's) included;
+ *	min_free_kbytes, watermark_scale_factor, watermark_boost_factor,
+ *	  lowmem_reserve_ratio: memory held back from every allocation;
+ *	nr_hugepages, nr_overcommit_hugepages (HUGETLB): memory taken out
+ *	  of everyone's reach;
+ *	oom_kill_allocating_task, panic_on_oom, oom_dump_tasks: who dies,
+ *	  or the machine, when memory runs out;
+ *	mmap_min_addr, mmap_rnd_bits, legacy_va_layout: where processes'
+ *	  mappings go;
+ *	dirty_*, dirtytime_expire_seconds, laptop_mode, page-cluster,
+ *	  swappiness, vfs_cache_pressure, percpu_pagelist_high_fraction,
+ *	  page_lock_unfairness, compaction_proactiveness,
+ *	  extfrag_threshold, compact_unevictable_allowed (COMPACTION),
+ *	  numa_* and zone_reclaim_mode (NUMA), memory_failure_*: how
+ *	  memory is written back, reclaimed and placed; refused with the
+ *	  rest, as no setting of them is the appliance's to change;
+ *	allowed: drop_caches (drops clean caches, once), compact_memory
+ *	  (COMPACTION) and stat_refresh (SMP), which act once and take
+ *	  nothing from anyone.
+ *    Of /proc/sys/kernel/, sched_rt_runtime_us and sched_rt_period_us
+ *    (above) are the ones that reach the reader; the others do not:
+ *    pid_max and threads-max limit new processes, which the reader
+ *    never makes (and PID 1 needs none to stop it), sched_rr_timeslice
+ *    and sched_deadline_* act on policies nobody may take, panic_*,
+ *    oops_limit and warn_limit stop the machine (a cut the host sees),
+ *    printk_* and dmesg_restrict do not stop a /dev/kmsg reader that
+ *    is open already, the keys, pty and perf_* knobs and the rest touch no
+ *    process's memory.  Of /proc/sys/fs/, nr_open is refused (the
+ *    most descriptors a process's table may grow to: the reader's
+ *    opens of a new segment or a new policy's buffers would fail);
+ *    file-max is not a route (a process with CAP_SYS_ADMIN, as the
+ *    reader, opens past it), nor epoll/max_user_watches (a ring the
+ *    reader cannot watch is drained every round all the same).
+ *    Where a record still cannot be logged, the reader says so, with
+ *    what it holds back, at once and in every heartbeat.
  *  - the terminal: neither has a controlling terminal (/dev/console never
  *    becomes /init's, the reader opens none), so no hangup, ^C or
  *    TIOCSIG reaches them.
@@ -300,10 +342,34 @@ static __u32 proc_pid_nr(struct inode *inode)
 	return pid ? BPF_CORE_READ(pid, numbers[0].nr) : 0;
 }
 
+/* Is @dentry a file of /proc/sys/@dir/ (@len: @dir's, NUL included)? */
+static bool in_sysctl(struct dentry *dentry, const char *dir, int len)
+{
+	struct dentry *parent = BPF_CORE_READ(dentry, d_parent);
+	struct dentry *sys = BPF_CORE_READ(parent, d_parent);
+	struct dentry *root = BPF_CORE_READ(sys, d_parent);
+
+	return named(parent, dir, len) && named(sys, "sys", 4) &&
+	       BPF_CORE_READ(root, d_parent) == root;
+}
+
+/*
+ * The memory knobs that only act once, on nothing of another process's:
+ * dropping clean caches, compacting, folding the statistics.
+ */
+static bool vm_action(struct dentry *dentry)
+{
+	return named(dentry, "drop_caches", 12) ||
+	       named(dentry, "compact_memory", 15) ||
+	       named(dentry, "stat_refresh", 13);
+}
+
 /*
  * Files of /proc whose writing would undo the above: another process's
  * OOM score, the real-time throttling that would starve the reader of
- * CPU, and the commit limits that would starve it of memory.
+ * CPU, the memory management's knobs that would starve it of memory
+ * (every one but vm_action()'s: see the header), and the most
+ * descriptors a process may have.
  */
 static __noinline int proc_write(struct file *file)
 {
@@ -321,18 +387,15 @@ static __noinline int proc_write(struct file *file)
 			return deny("file_open", "another process's OOM score",
 				    EPERM);
 	}
-	if (named(dentry, "sched_rt_runtime_us", 20) ||
-	    named(dentry, "sched_rt_period_us", 19))
+	if (in_sysctl(dentry, "kernel", 7) &&
+	    (named(dentry, "sched_rt_runtime_us", 20) ||
+	     named(dentry, "sched_rt_period_us", 19)))
 		return deny("file_open", "real-time throttling: the reader's CPU",
 			    EPERM);
-	if (named(dentry, "overcommit_memory", 18) ||
-	    named(dentry, "overcommit_ratio", 17) ||
-	    named(dentry, "overcommit_kbytes", 18) ||
-	    named(dentry, "admin_reserve_kbytes", 21) ||
-	    named(dentry, "user_reserve_kbytes", 20) ||
-	    named(dentry, "min_free_kbytes", 16))
-		return deny("file_open", "memory commit limits: the reader's memory",
-			    EPERM);
+	if (in_sysctl(dentry, "vm", 3) && !vm_action(dentry))
+		return deny("file_open", "a vm.* knob: the reader's memory", EPERM);
+	if (in_sysctl(dentry, "fs", 3) && named(dentry, "nr_open", 8))
+		return deny("file_open", "fs.nr_open: the reader's descriptors", EPERM);
 	return 0;
 }
 

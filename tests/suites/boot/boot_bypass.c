@@ -1033,6 +1033,64 @@ static void test_stream_driver(void)
 		      "the reader still streams, and krsi status says so");
 }
 
+/* Write @value into the knob @path: 0 or -errno. */
+static int write_knob(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * Every file of /proc/sys/vm, opened for writing as root after the lock:
+ * refused (protect_init), but the three that act once on nothing of
+ * another process's; the red team's vm.max_map_count first.
+ */
+static void test_vm_knobs(void)
+{
+	static const char *const actions[] = {
+		"drop_caches", "compact_memory", "stat_refresh",
+	};
+	struct dirent *e;
+	char path[300], what[400];
+	int refused = 0, knobs = 0;
+	DIR *dir;
+
+	check_err(write_knob("/proc/sys/vm/max_map_count", "16"), -EPERM,
+		  "protect_init: root writes 16 into vm.max_map_count");
+	check(!system("grep -qx 65530 /proc/sys/vm/max_map_count"),
+	      "vm.max_map_count is still 65530");
+	dir = opendir("/proc/sys/vm");
+	if (!check(dir != NULL, "/proc/sys/vm listed"))
+		return;
+	while ((e = readdir(dir))) {
+		bool action = false;
+		size_t i;
+
+		if (e->d_name[0] == '.')
+			continue;
+		for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+			action |= !strcmp(e->d_name, actions[i]);
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", e->d_name);
+		/* Those the kernel lets root write (some are read-only). */
+		if (access(path, W_OK))
+			continue;
+		knobs++;
+		snprintf(what, sizeof(what), action ?
+			 "vm.%s, which acts once on no process's memory: opened for writing" :
+			 "protect_init: vm.%s, for writing", e->d_name);
+		refused += check_err(open_err(path, O_WRONLY), action ? 0 : -EPERM, what) &&
+			   !action;
+	}
+	closedir(dir);
+	check(knobs > 20, "%d vm.* knobs tried, %d refused", knobs, refused);
+}
+
 static void test_reader(void)
 {
 	char seg[64], moved[80];
@@ -1092,15 +1150,12 @@ static void test_reader(void)
 		  "protect_init: the real-time throttle, for writing");
 	check_err(open_err("/proc/sys/kernel/sched_rt_period_us", O_WRONLY), -EPERM,
 		  "protect_init: the real-time period, for writing");
-	/* Starving it of memory: the commit limits, which tmpfs obeys too. */
-	check_err(open_err("/proc/sys/vm/overcommit_memory", O_WRONLY), -EPERM,
-		  "protect_init: vm.overcommit_memory, for writing");
-	check_err(open_err("/proc/sys/vm/overcommit_ratio", O_WRONLY), -EPERM,
-		  "protect_init: vm.overcommit_ratio, for writing");
-	check_err(open_err("/proc/sys/vm/admin_reserve_kbytes", O_WRONLY), -EPERM,
-		  "protect_init: vm.admin_reserve_kbytes, for writing");
-	check_err(open_err("/proc/sys/vm/min_free_kbytes", O_WRONLY), -EPERM,
-		  "protect_init: vm.min_free_kbytes, for writing");
+	/* Starving it of memory: every vm.* knob (vm.max_map_count, the
+	 * commit limits, which tmpfs obeys too, ...), and its descriptors.
+	 */
+	test_vm_knobs();
+	check_err(open_err("/proc/sys/fs/nr_open", O_WRONLY), -EPERM,
+		  "protect_init: fs.nr_open, for writing");
 
 	/* The log, as root after the lock. */
 	check_err(open_err(seg, O_WRONLY | O_APPEND), -EPERM,
@@ -1424,7 +1479,8 @@ int main(void)
 	check_reported("protect_init denied EPERM: task_setscheduler scheduling policy");
 	check_reported("protect_init denied EPERM: file_open another process's OOM score");
 	check_reported("protect_init denied EPERM: file_open real-time throttling");
-	check_reported("protect_init denied EPERM: file_open memory commit limits");
+	check_reported("protect_init denied EPERM: file_open a vm.* knob: the reader's memory");
+	check_reported("protect_init denied EPERM: file_open fs.nr_open: the reader's descriptors");
 	check_reported("protect_log denied EPERM: file_open the audit log, for writing");
 	check_reported("protect_log denied EPERM: inode_setattr the audit log");
 	check_reported("protect_log denied EPERM: file_ioctl the audit log");
