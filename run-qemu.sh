@@ -69,7 +69,11 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
                     SILENCE seconds is said (the reader's heartbeat comes
                     every 10 s; KRSI_STREAM_SILENCE, default 30), and
                     what it carried is checked every 10 s, each line
-                    forged, dropped or out of place said as it is found
+                    forged, dropped or out of place, and each heartbeat
+                    saying records are held back, said as it is found;
+                    the boot's verdict counts a silence, and a machine
+                    that ran on for more than 5 s after its reader's
+                    stop record reached FILE (measured here)
   --verify FILE     check FILE, a host's copy of the audit stream, with
                     the image's own krsi (image/krsi, or image/ARCH/krsi
                     under qemu-user) and exit: krsi events --verify
@@ -268,7 +272,7 @@ seen=0
 check_so_far() {
 	findings=$(tail -c +$((offset + 1)) "$log" |
 		host_krsi events --verify - --one-boot 2>/dev/null |
-		grep -E '^-:[0-9]+: (forged|dropped|replayed|missing|begun|after)' |
+		grep -E '^-:[0-9]+: (forged|dropped|replayed|missing|begun|after|withheld)' |
 		grep -v 'no newline' || true)
 	[ -n "$findings" ] || return 0
 	echo "$findings" | while IFS= read -r f; do
@@ -283,8 +287,10 @@ check_so_far() {
 
 # While the guest runs, the stream speaks at least every 10 s (the
 # reader's heartbeat): a silence of KRSI_STREAM_SILENCE seconds is said,
-# once, and when it ends; what it said is checked every 10 s.
+# once, and when it ends, and the longest is kept for the verdict
+# ($silent); what it said is checked every 10 s.
 silence=${KRSI_STREAM_SILENCE:-30}
+silent=
 watch_stream() {
 	trap 'kill "$nap" 2>/dev/null; exit 0' TERM
 	last=$(stat -c %s "$log" 2>/dev/null || echo 0) quiet=0 said= ticks=0 unchecked=
@@ -307,22 +313,30 @@ watch_stream() {
 			continue
 		fi
 		quiet=$((quiet + 5))
-		if [ "$quiet" -ge "$silence" ] && [ -z "$said" ] && [ "$now" -gt "$offset" ]; then
-			echo "run-qemu.sh: $log: the audit stream has been silent for" \
-				"$quiet s while the guest runs: cut, or its reader stopped" >&2
+		if [ "$quiet" -ge "$silence" ] && [ "$now" -gt "$offset" ]; then
+			[ -n "$said" ] || echo "run-qemu.sh: $log: the audit stream has been" \
+				"silent for $quiet s while the guest runs: cut, or its reader stopped" >&2
 			said=1
+			# The longest, for the verdict.
+			[ "$quiet" -le "$(cat "$silent")" ] || echo "$quiet" >"$silent"
 		fi
 	done
 }
 
-# This boot's trail, once the guest is gone: one stream, whole.
+# This boot's trail, once the guest is gone: one stream, whole, from a
+# machine that stopped when its reader said it would ($1: the seconds
+# QEMU ran after the file last grew, which is after the stop record
+# when that ends it), heard from all along (the longest silence, if one
+# was said, counts against it).
 check_boot() {
 	if [ "$(stat -c %s "$log" 2>/dev/null || echo 0)" -le "$offset" ]; then
 		echo "run-qemu.sh: $log: this boot streamed nothing" >&2
 		return
 	fi
+	set -- --ran "$1"
+	[ "$(cat "$silent")" = 0 ] || set -- "$@" --silent "$(cat "$silent")"
 	echo "run-qemu.sh: $log: this boot's trail, from byte $offset:" >&2
-	tail -c +$((offset + 1)) "$log" | host_krsi events --verify - --one-boot |
+	tail -c +$((offset + 1)) "$log" | host_krsi events --verify - --one-boot "$@" |
 		sed 's/^-/  this boot/' >&2
 }
 
@@ -330,14 +344,19 @@ check_boot() {
 watcher=
 if [ -n "$log" ]; then
 	touch "$log"
+	silent=$(mktemp)
+	echo 0 >"$silent"
 	watch_stream &
 	watcher=$!
 fi
 status=0
 qemu "$@" || status=$?
 if [ -n "$watcher" ]; then
+	ran=$(echo "$(stat -c %.9Y "$log") $(date +%s.%N)" |
+		awk '{ printf "%.1f", ($2 > $1 ? $2 - $1 : 0) }')
 	kill "$watcher" 2>/dev/null || true
 	wait "$watcher" 2>/dev/null || true
-	check_boot
+	check_boot "$ran"
+	rm -f "$silent"
 fi
 exit "$status"

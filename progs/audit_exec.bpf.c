@@ -87,8 +87,7 @@ struct {
 } refused_uid SEC(".maps");
 
 /* The largest record, and the room kept free for that many in flight. */
-#define RECORD_MAX	(sizeof(struct krsi_event) + 2 * KRSI_PATH_MAX + \
-			 KRSI_ARGS_MAX)
+#define RECORD_MAX	(sizeof(struct krsi_event) + KRSI_DATA_MAX)
 #define HEADROOM	(32 * RECORD_MAX)
 
 /*

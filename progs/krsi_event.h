@@ -19,6 +19,12 @@
 #define KRSI_PATH_MAX	4096
 /* An exec's argument strings, NULs included. */
 #define KRSI_ARGS_MAX	4096
+/*
+ * The most data a record carries: an exec's file, interpreter and
+ * arguments (a denial's is KRSI_WHAT_LEN).  The audit reader sizes its
+ * buffers by it before the lock (tools/krsi/logd.c).
+ */
+#define KRSI_DATA_MAX	(2 * KRSI_PATH_MAX + KRSI_ARGS_MAX)
 
 enum krsi_event_kind {
 	/* data: the file, its interpreter (interp_len 0: none), the arguments */

@@ -50,6 +50,10 @@ bad events --uid 4294967296
 bad events --seq x
 bad events --policy no_such_policy
 bad events --one-boot
+bad events --verify FILE --ran 10
+bad events --verify FILE --one-boot --ran x
+bad events --verify FILE --one-boot --ran -1
+bad events --verify FILE --silent 30
 bad events --verify
 bad events --verify FILE -n 3
 bad why extra

@@ -3,8 +3,9 @@
  * Host unit test of tools/lib/auditlog.c, in a scratch directory: the
  * writer's segments and rotation, readers that follow it (two at once,
  * across rotations, a line written in two parts), a segment rotated out
- * while held open, a writer starting again after a cut line, and 100,000
- * records read back in order, none missing.
+ * while held open, a writer starting again after a cut line, memory
+ * given to a writer before its lines come (the audit reader's, taken
+ * before the lock), and 100,000 records read back in order, none missing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -261,6 +262,42 @@ static void test_many(void)
 	log_close(&w);
 }
 
+/*
+ * Memory given to a writer, what was pending kept: lines up to its size
+ * go where it is, with no allocation, and flushing keeps it.
+ */
+static void test_room(void)
+{
+	struct strbuf room = { 0 };
+	struct log_writer w;
+	char line[1000];
+	const char *where;
+	bool moved = false;
+	int i, err;
+
+	snprintf(path, sizeof(path), "%s/room", dir);
+	err = log_open(&w, path, 0755, 0600, getuid(), 1 << 20, 2);
+	if (!check(!err, "open a log for the room test: %d", err))
+		return;
+	log_append(&w, "{\"seq\":0}\n", 10);
+	check(sb_reserve(&room, 64 << 10) && room.len == 0, "64 KB taken");
+	log_give_room(&w, &room);
+	where = w.pending.buf;
+	check(room.buf == NULL && w.pending.len == 10 && log_room(&w) >= (64 << 10),
+	      "given: what was pending kept, %zu bytes of room", log_room(&w));
+	memset(line, 'x', sizeof(line));
+	line[sizeof(line) - 1] = '\n';
+	for (i = 0; i < 60; i++) {
+		log_append(&w, line, sizeof(line));
+		moved |= w.pending.buf != where;
+	}
+	check(!moved, "60 KB of lines appended where the room is, none moved");
+	check(!log_flush(&w) && w.pending.len == 0 && w.pending.buf == where &&
+	      log_room(&w) >= (64 << 10), "flushed, the room kept for the next lines");
+	log_close(&w);
+	sb_free(&room);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -272,6 +309,7 @@ int main(void)
 	test_removed_while_held();
 	test_restart_after_cut();
 	test_many();
+	test_room();
 	if (system("rm -rf /tmp/test_auditlog.*"))
 		check(false, "remove the scratch directory");
 	return check_exit();

@@ -60,6 +60,9 @@ static struct record exec_of(const char *file, const char *interp,
 	return r;
 }
 
+/* The room for a record's arguments, as the audit reader holds it. */
+static struct event_str args[KRSI_ARGS_MAX];
+
 static size_t size_of(const struct record *r)
 {
 	return sizeof(r->ev) + r->ev.data_len;
@@ -72,7 +75,7 @@ static void check_record(const struct record *r, const char *text,
 	struct strbuf out = { 0 };
 	struct event_view v;
 
-	if (!check(!event_from_record(r, size_of(r), &v), "%s: a view", what))
+	if (!check(!event_from_record(r, size_of(r), &v, args, KRSI_ARGS_MAX), "%s: a view", what))
 		return;
 	event_text(&v, &out);
 	check(!strcmp(out.buf, text), "%s: '%s' (want '%s')", what, out.buf, text);
@@ -80,7 +83,6 @@ static void check_record(const struct record *r, const char *text,
 	event_json(&v, &out);
 	check(!strcmp(out.buf, json), "json: %s: '%s' (want '%s')", what,
 	      out.buf, json);
-	event_view_free(&v);
 	sb_free(&out);
 }
 
@@ -173,22 +175,20 @@ static void test_untrusted(void)
 	r.ev.data_len = 60000;
 	r.ev.file_len = 50000;
 	r.ev.interp_len = 50000;
-	check(!event_from_record(&r, sizeof(r.ev) + 10, &v),
+	check(!event_from_record(&r, sizeof(r.ev) + 10, &v, args, KRSI_ARGS_MAX),
 	      "lengths beyond the record: a view");
 	event_text(&v, &out);
 	check(!strcmp(out.buf, TIME "pid 57 uid 1000 cccccccccccccccc: audit_exec allowed exec /bin/lsls?:"),
 	      "what the record holds, no more: '%s'", out.buf);
-	event_view_free(&v);
 	sb_free(&out);
 
-	check(event_from_record(&r, sizeof(r.ev) - 1, &v) == -EINVAL,
+	check(event_from_record(&r, sizeof(r.ev) - 1, &v, args, KRSI_ARGS_MAX) == -EINVAL,
 	      "a record shorter than its header is refused");
 
 	/* The argument count says 1000: the arguments are what is there. */
 	r = exec_of("/bin/ls", "", "a\0b\0c", 5, 1000);
-	check(!event_from_record(&r, size_of(&r), &v) && v.nr_args == 3 &&
+	check(!event_from_record(&r, size_of(&r), &v, args, KRSI_ARGS_MAX) && v.nr_args == 3 &&
 	      v.args[2].len == 1, "argc beyond the data: %zu arguments", v.nr_args);
-	event_view_free(&v);
 }
 
 /* JSON lines back into views, and out again the same. */

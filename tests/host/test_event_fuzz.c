@@ -31,8 +31,11 @@ static size_t below(size_t n)
 	return n ? rnd() % n : 0;
 }
 
-/* The largest data a record can have, and some slack the fuzzer lies with. */
-#define DATA_MAX (2 * KRSI_PATH_MAX + KRSI_ARGS_MAX)
+/* The largest data a record can have. */
+#define DATA_MAX KRSI_DATA_MAX
+
+/* The audit reader's room for a record's arguments, taken once. */
+static struct event_str args_room[KRSI_ARGS_MAX];
 
 struct record {
 	struct krsi_event ev;
@@ -103,7 +106,7 @@ static char *round_trip(const struct record *r, size_t size, size_t *len)
 	char *copy = NULL;
 	bool ok;
 
-	if (event_from_record(r, size, &v))
+	if (event_from_record(r, size, &v, args_room, KRSI_ARGS_MAX))
 		return NULL;	/* shorter than a header: nothing to show */
 	v.has_seq = true;
 	v.seq = rnd();
@@ -111,6 +114,13 @@ static char *round_trip(const struct record *r, size_t size, size_t *len)
 	event_text(&v, &text);
 	ok = !json.failed && !text.failed && !memchr(json.buf, '\n', json.len) &&
 	     !memchr(text.buf, '\n', text.len);
+	/* Within what the reader reserves for a line of that much data. */
+	if (json.len > event_json_max(size - sizeof(r->ev))) {
+		check(false, "a record of %zu bytes of data made a line of %zu bytes, "
+		      "over the bound of %zu", size - sizeof(r->ev), json.len,
+		      event_json_max(size - sizeof(r->ev)));
+		ok = false;
+	}
 	copy = ok ? strdup(json.buf) : NULL;
 	if (copy && !event_parse(copy, json.len, &back)) {
 		event_json(&back, &again);
@@ -123,7 +133,6 @@ static char *round_trip(const struct record *r, size_t size, size_t *len)
 		check(false, "round trip of a record: '%.200s' came back '%.200s'",
 		      json.buf ? json.buf : "", again.buf ? again.buf : "");
 	free(copy);
-	event_view_free(&v);
 	*len = json.len;
 	sb_free(&again);
 	sb_free(&text);
@@ -207,9 +216,24 @@ int main(void)
 	{
 		char *line = round_trip(&r, len, &len);
 
-		check(line && len > 6 * 2 * (KRSI_PATH_MAX - 1),
-		      "the maximal record: a line of %zu bytes, round-tripped", len);
+		check(line && len > 6 * 2 * (KRSI_PATH_MAX - 1) &&
+		      len <= event_json_max(KRSI_DATA_MAX),
+		      "the maximal record: a line of %zu bytes, round-tripped, within "
+		      "the reader's %zu", len, event_json_max(KRSI_DATA_MAX));
 		free(line);
+	}
+	/* More arguments than the room: the rest cut, and marked. */
+	{
+		struct record big;
+		struct event_view v;
+
+		memset(&big, 0, sizeof(big));
+		big.ev.kind = KRSI_EVENT_EXEC;
+		big.ev.data_len = 100;
+		big.ev.argc = 100;
+		check(!event_from_record(&big, sizeof(big.ev) + 100, &v, args_room, 10) &&
+		      v.nr_args == 10 && (v.cut & KRSI_CUT_ARGS) && v.args == args_room,
+		      "100 arguments with room for 10: 10 shown, the rest marked cut");
 	}
 
 	for (i = 0; i < MUTATIONS && kept; i++)

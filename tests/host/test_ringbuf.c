@@ -89,8 +89,13 @@ int main(void)
 	check(rb.pos == busy, "the walk stops at a record still being written");
 	check(consumer == SIZE - 40, "the consumer position is not moved by a walk");
 
+	check(ringbuf_unconsumed(&rb) == producer - (SIZE - 40),
+	      "what the ring holds is everything not given back, read or not (%lu)",
+	      ringbuf_unconsumed(&rb));
 	ringbuf_consume(&rb);
 	check(consumer == busy, "consume gives back what was read");
+	check(ringbuf_unconsumed(&rb) == producer - busy,
+	      "and then what is past it (%lu)", ringbuf_unconsumed(&rb));
 
 	check(ringbuf_walk(&rb, record, NULL) == 0 && nr_got == 3,
 	      "nothing more while the record is busy");

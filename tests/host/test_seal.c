@@ -121,6 +121,10 @@ static void make_stream(void)
 	sb_free(&out);
 }
 
+/* How long the machine of a one-boot check ran, as the host saw it, and
+ * the longest it heard nothing from it. */
+static double ran_s = -1, silent_s;
+
 /* Check the stream made of @order (indexes into lines, -1 ends; a line
  * of @extra where -2 is), and print what the check said.
  */
@@ -137,7 +141,8 @@ static int verify(const int *order, const char *extra, bool one_boot,
 	fclose(in);
 	in = len ? fmemopen(text, len, "r") : fopen("/dev/null", "r");
 	out = open_memstream(&report, &rlen);
-	ret = trail_verify(in, "t", out, one_boot, c);
+	ret = trail_verify(in, "t", out, &(struct trail_options){ one_boot, ran_s, silent_s },
+			   c);
 	fclose(in);
 	fclose(out);
 	free(text);
@@ -264,6 +269,37 @@ static void test_trail(void)
 	check(ret == 1 && c.begun == 1, "the same as one boot's trail: begun");
 	free(said);
 
+	/* How long the machine ran after its stop record reached the host:
+	 * the moment the reader's power-off takes, or a machine that ran on
+	 * with nothing logged.
+	 */
+	ran_s = 0.4;
+	ret = verify(seq_all(order), NULL, true, &c, &said);
+	check(ret == 0 && !c.ran_on && strstr(said, "the machine stopped 0.4 s after it "
+	      "reached the host"), "a machine that stopped 0.4 s after its stop "
+	      "record: verified (%s)", said);
+	free(said);
+	ran_s = 20;
+	ret = verify(seq_all(order), NULL, true, &c, &said);
+	check(ret == 1 && c.ran_on == 1 && strstr(said, "ran on: the machine ran 20 s "
+	      "after the reader's stop record reached the host"),
+	      "a machine that ran 20 s after its stop record: ran on (%s)", said);
+	free(said);
+	/* A stream cut is a finding of its own, not a run-on. */
+	seq_all(order);
+	order[12] = -1;
+	ret = verify(order, NULL, true, &c, &said);
+	check(ret == 1 && c.cut == 1 && !c.ran_on, "a cut stream: cut, no run-on said");
+	free(said);
+	ran_s = -1;
+	silent_s = 35;
+	ret = verify(seq_all(order), NULL, true, &c, &said);
+	check(ret == 1 && c.silent == 1 && strstr(said, "silent: the host heard nothing "
+	      "on the stream for 35 s"), "a stream the host heard nothing from for 35 s "
+	      "as the machine ran: silent (%s)", said);
+	free(said);
+	silent_s = 0;
+
 	/* The last line cut short, and a file with no key at all. */
 	seq_all(order);
 	snprintf(forged, sizeof(forged), "%.*s", 40, lines[nr_lines - 1]);
@@ -295,11 +331,17 @@ static void test_trail(void)
 		snprintf(rec, sizeof(rec), "{\"time_ns\":1,\"pid\":5,\"uid\":0,\"comm\":\"krsi\","
 			 "\"policy\":\"reader\",\"event\":\"seal\",\"what\":\"%s\"}", keyhex);
 		seal_line(&sl, rec, strlen(rec), &out);
-		for (i = 0; i <= sizeof(seqs) / sizeof(seqs[0]); i++) {
+		for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]) + 2; i++) {
 			if (i < sizeof(seqs) / sizeof(seqs[0]))
 				snprintf(rec, sizeof(rec), "{\"seq\":%u,\"time_ns\":2,\"pid\":7,"
 					 "\"uid\":0,\"comm\":\"x\",\"policy\":\"reader\","
 					 "\"event\":\"attach\",\"what\":\"\"}", seqs[i]);
+			else if (i == sizeof(seqs) / sizeof(seqs[0]))	/* line 7 */
+				snprintf(rec, sizeof(rec), "{\"time_ns\":2,\"pid\":7,\"uid\":0,"
+					 "\"comm\":\"x\",\"policy\":\"reader\",\"event\":\"beat\","
+					 "\"what\":\"9 records logged; " TRAIL_HELD_MARK " for 12 s: "
+					 "400 bytes of records in their buffers: write /var/log/krsi: "
+					 "ENOSPC\"}");
 			else
 				snprintf(rec, sizeof(rec), "{\"seq\":9,\"time_ns\":3,\"pid\":7,"
 					 "\"uid\":0,\"comm\":\"x\",\"policy\":\"reader\","
@@ -314,7 +356,7 @@ static void test_trail(void)
 				  (1UL << 20) - 1 - i, 0);
 		in = fmemopen(out.buf, out.len, "r");
 		o = open_memstream(&report, &rlen);
-		ret = trail_verify(in, "t", o, true, &c);
+		ret = trail_verify(in, "t", o, &(struct trail_options){ true, -1, 0 }, &c);
 		fclose(in);
 		fclose(o);
 		for (i = 0; report[i]; i++)
@@ -324,6 +366,9 @@ static void test_trail(void)
 		      strstr(report, "t:5: missing: records 3 to 6 are not in this copy"),
 		      "records not streamed: 4 missing, said at line 5; 100 lines far ahead "
 		      "forged, their keys found from marks (%.200s)", report);
+		check(c.withheld == 1 && strstr(report, "t:7: withheld: the reader holds "
+		      "records back, not logged: \"9 records logged; " TRAIL_HELD_MARK),
+		      "a heartbeat saying records are held back: withheld, at line 7");
 		free(report);
 		free(text);
 		(void)tlen;

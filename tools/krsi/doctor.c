@@ -280,17 +280,28 @@ static void check_caps(int locked)
 
 static void check_reader(void)
 {
-	char port[64], why[32];
-	unsigned long long silent = 0;
+	char port[64], why[32], held_why[256];
+	unsigned long long silent = 0, held_s;
+	unsigned long held_bytes;
 	pid_t pid;
-	int state = reader_state(&pid), s;
+	int state = reader_state(&pid), s, held;
 
+	held = state == READER_RUNNING ?
+	       reader_held(&held_s, &held_bytes, held_why, sizeof(held_why)) : 0;
 	/* Running, but not going round its loop: as krsi status says it. */
 	if (state == READER_RUNNING && !reader_silent(&silent) &&
 	    silent > READER_SILENT_S)
 		answer("reader", PROBLEM, R_TRAIL, "the audit reader (pid %d) is STALLED: "
 		       "nothing from it for %llu s, records wait in their buffers",
 		       (int)pid, silent);
+	else if (held > 0)
+		answer("reader", PROBLEM, R_TRAIL, "the audit reader (pid %d) is STALLED: "
+		       "records held back for %llu s, %lu bytes in their buffers: %s",
+		       (int)pid, held_s, held_bytes, held_why);
+	else if (held < 0)
+		answer("reader", UNKNOWN, R_TRAIL, "the audit reader (pid %d): whether it "
+		       "holds records back: %s: %s", (int)pid, KRSI_READER_STATE,
+		       errname(-held));
 	else if (state == READER_RUNNING)
 		answer("reader", OK, R_TRAIL, "the audit reader runs (pid %d): every "
 		       "policy's records reach the log (krsi events)", (int)pid);

@@ -480,7 +480,7 @@ static int why_run(void)
  * (run-qemu.sh --log FILE), on the host or in the guest: every finding
  * with its line, then the verdict.  0 when it all holds, else 1.
  */
-static int verify_run(const char *path, bool one_boot)
+static int verify_run(const char *path, const struct trail_options *o)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	struct trail_counts c;
@@ -490,7 +490,7 @@ static int verify_run(const char *path, bool one_boot)
 		error(-errno, "events: --verify %s", path);
 		return 1;
 	}
-	ret = trail_verify(f, path, stdout, one_boot, &c);
+	ret = trail_verify(f, path, stdout, o, &c);
 	if (f != stdin)
 		fclose(f);
 	if (ret < 0) {
@@ -504,8 +504,10 @@ static int verify_run(const char *path, bool one_boot)
 	else
 		printf("%s: NOT VERIFIED: %lu lines, %lu streams: %lu forged, %lu dropped, "
 		       "%lu replayed or reordered, %lu records missing, %lu cut, %lu "
-		       "begun unexpectedly\n", path, c.lines, c.streams, c.forged,
-		       c.dropped, c.replayed, c.missing, c.cut, c.begun);
+		       "begun unexpectedly, %lu saying records held back, %lu run on "
+		       "after the stop, %lu silent while running\n", path, c.lines,
+		       c.streams, c.forged, c.dropped, c.replayed, c.missing, c.cut,
+		       c.begun, c.withheld, c.ran_on, c.silent);
 	fflush(stdout);
 	return ret ? 1 : 0;
 }
@@ -520,6 +522,22 @@ static double positive(const char *opt, const char *arg)
 	v = strtod(arg, &end);
 	if (errno || end == arg || *end || !(v > 0)) {
 		fprintf(stderr, "krsi: events: %s wants a positive number, not '%s'\n",
+			opt, arg);
+		return -1;
+	}
+	return v;
+}
+
+/* Seconds the host measured for --ran: 0 or more, or -1. */
+static double seconds(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0)) {
+		fprintf(stderr, "krsi: events: %s wants seconds, 0 or more, not '%s'\n",
 			opt, arg);
 		return -1;
 	}
@@ -555,11 +573,13 @@ int cmd_events(int argc, char **argv)
 		{ "follow", no_argument, NULL, 'f' },
 		{ "verify", required_argument, NULL, 'V' },
 		{ "one-boot", no_argument, NULL, 'B' },
+		{ "ran", required_argument, NULL, 'R' },
+		{ "silent", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct events_options o = { .last = -1, .timeout_ms = -1, .uid = -1 };
+	struct trail_options t = { .ran_s = -1 };
 	const char *verify = NULL;
-	bool one_boot = false;
 	int others = 0;
 	double v;
 	long long n;
@@ -567,7 +587,7 @@ int cmd_events(int argc, char **argv)
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "n:t:f", longopts, NULL)) != -1) {
-		others += opt != 'V' && opt != 'B';
+		others += opt != 'V' && opt != 'B' && opt != 'R' && opt != 'S';
 		switch (opt) {
 		case 'n':
 			v = positive("-n", optarg);
@@ -626,7 +646,28 @@ int cmd_events(int argc, char **argv)
 		case 'j': o.json = true; break;
 		case 'm': o.mine = true; break;
 		case 'V': verify = optarg; break;
-		case 'B': one_boot = true; break;
+		case 'B': t.one_boot = true; break;
+		case 'R':
+			/* How long the machine ran after the file last grew,
+			 * as run-qemu.sh measured it (0 allowed). */
+			v = seconds("--ran", optarg);
+			if (v < 0 || v > 1e9) {
+				if (v > 1e9)
+					fprintf(stderr, "krsi: events: --ran wants seconds, up to 10^9\n");
+				return EXIT_USAGE;
+			}
+			t.ran_s = v;
+			break;
+		case 'S':
+			/* The longest silence run-qemu.sh heard. */
+			v = positive("--silent", optarg);
+			if (v < 0 || v > 1e9) {
+				if (v > 1e9)
+					fprintf(stderr, "krsi: events: --silent wants seconds, up to 10^9\n");
+				return EXIT_USAGE;
+			}
+			t.silent_s = v;
+			break;
 		default:
 			fprintf(stderr, "krsi: events: krsi help lists its options\n");
 			return EXIT_USAGE;
@@ -636,17 +677,22 @@ int cmd_events(int argc, char **argv)
 		fprintf(stderr, "krsi: events: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (one_boot && !verify) {
+	if (t.one_boot && !verify) {
 		fprintf(stderr, "krsi: events: --one-boot goes with --verify FILE\n");
+		return EXIT_USAGE;
+	}
+	if ((t.ran_s >= 0 || t.silent_s > 0) && !t.one_boot) {
+		fprintf(stderr, "krsi: events: --ran and --silent go with --verify FILE "
+			"--one-boot\n");
 		return EXIT_USAGE;
 	}
 	if (verify && others) {
 		fprintf(stderr, "krsi: events: --verify FILE takes no other option "
-			"but --one-boot\n");
+			"but --one-boot, --ran and --silent\n");
 		return EXIT_USAGE;
 	}
 	if (verify)
-		return verify_run(verify, one_boot);
+		return verify_run(verify, &t);
 	return events_run(&o);
 }
 

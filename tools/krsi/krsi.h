@@ -175,6 +175,14 @@ int reader_silent(unsigned long long *seconds);
 /* Beyond this, a reader that runs is stuck (in a write, say). */
 #define READER_SILENT_S	30
 
+/*
+ * What holds the running reader's records back, as it last said: 1 with
+ * how long in *@seconds, the bytes of records waiting in *@bytes and the
+ * reason in @why; 0 when nothing does; or a negative errno.
+ */
+int reader_held(unsigned long long *seconds, unsigned long *bytes, char *why,
+		size_t why_size);
+
 /* What reader_stream() says of the reader's stream to the host. */
 enum {
 	STREAM_NONE = 0,	/* no port: run-qemu.sh --log gives one */

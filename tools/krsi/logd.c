@@ -18,6 +18,22 @@
  * segments of a fixed size, the oldest removed, each rotation a record
  * of its own.
  *
+ * Logging a record needs no memory the reader did not take at start:
+ * its lines, the logs' and the stream's buffers, the batch and a
+ * record's arguments are sized for the largest record a policy makes
+ * (KRSI_DATA_MAX), taken before the lock and locked in memory, so that
+ * no later mmap() or brk() is needed; a round ends, and its lines are
+ * written, when the next would not fit.  Whatever still holds records
+ * back (a record larger than that with no memory to grow, a log that
+ * cannot be written, a policy whose buffers could not be taken) is said
+ * at once in a record of the reader's, again every BEAT_MS while it
+ * lasts, in the state that `krsi status` reads and in every heartbeat,
+ * and the host calls that trail not verified.
+ *
+ * It stops only when PID 1 asks (SIGTERM, at shutdown): it logs what is
+ * left and its stop record, and then powers the machine off itself, so
+ * that nothing runs after the last record the host receives.
+ *
  * Nothing may stop, starve or blind it after the lock: it claims its
  * place (progs/krsi_reader.h) in protect_init (no signal but its own and
  * PID 1's, no ptrace, no priority change), protect_log (the log and the
@@ -25,7 +41,8 @@
  * process may become, and tells the OOM killer never to choose it.  It
  * took its ring buffers' descriptors before the seal; after it nobody
  * else gets a writable one (krsi_lock, which lets the reader alone take
- * those of a signed policy loaded after the lock).
+ * those of a signed policy loaded after the lock).  No memory knob
+ * reaches it either (protect_init refuses them; its header lists them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +55,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -56,6 +75,7 @@
 #include "ringbuf.h"
 #include "seal.h"
 #include "sysbpf.h"
+#include "trail.h"
 
 /* The log: 8 segments of 4 MB, some 150,000 records of 200 bytes. */
 #define SEGMENT_SIZE		(4 << 20)
@@ -79,6 +99,29 @@
 /* The uid of reports the per-user table had no room for. */
 #define OTHER_UIDS		((__u32)-1)
 
+/*
+ * The memory taken at start (about 2.5 MB, locked): the longest line of
+ * a record, sealed for the stream; room for four in root's log and in
+ * the stream, two in each user's; READER_ROOM more in each for the
+ * reader's own records of a round (rotations, errors); the lines of
+ * the reader's records made while one is being made (a rotation that
+ * a line needs); the records of a round and their arguments.
+ */
+#define LINE_MAX_BYTES		event_json_max(KRSI_DATA_MAX)
+#define SEALED_EXTRA		128	/* ,"stream":P,"seal":"..." */
+#define READER_ROOM		(16 << 10)
+#define LOG_ROOM		(4 * LINE_MAX_BYTES + READER_ROOM)
+#define USER_LOG_ROOM		(2 * LINE_MAX_BYTES + READER_ROOM)
+#define STREAM_ROOM		(4 * (LINE_MAX_BYTES + SEALED_EXTRA) + READER_ROOM)
+#define READER_WHAT_MAX		1024
+#define NESTED_LINES		2
+#define NESTED_LINE_BYTES	event_json_max(READER_WHAT_MAX)
+#define BATCH_MAX		4096
+/* Stack the reader may use, touched before it is locked. */
+#define STACK_BYTES		(256 << 10)
+/* How long the port may take to send its last lines at the stop. */
+#define DRAIN_MS		5000
+
 /* Denials of one hook that the log holds, of the load a ring is of. */
 struct tally {
 	char hook[KRSI_HOOK_LEN];
@@ -90,6 +133,10 @@ struct ring {
 	const struct policy *p;
 	struct ringbuf rb;
 	bool gone;		/* its policy was detached: drain, then close */
+	/* This round: records taken, and whether some were left for lack of room. */
+	size_t drained;
+	bool cut;
+	unsigned long long last_ns;	/* the time of the last one taken */
 	/*
 	 * The denials ring only: who attached the load (its map origin, if
 	 * it could be read), its map denial_counts (-1: none), what the
@@ -144,8 +191,30 @@ static struct {
 	unsigned long long *strangers;
 	size_t nr_strangers;
 	int strangers_err;	/* why the held policies could not be read, said once */
-	struct drained *batch;
-	size_t nr_batch, batch_cap;
+	struct drained *batch;	/* BATCH_MAX of them */
+	size_t nr_batch;
+	struct event_str *args;	/* KRSI_ARGS_MAX: a record's arguments */
+	/* The lines of records: the one being made, and those made meanwhile. */
+	struct strbuf nested[NESTED_LINES];
+	int depth;
+	/* Each user's log's memory, taken at start, given when it is opened. */
+	struct strbuf user_room[MAX_USERS];
+	/* What holds records back, since when (0: nothing), and when last said. */
+	struct {
+		long long since_ms, said_ms;
+		unsigned long bytes;
+		char why[160];
+	} held;
+	/* This round: why records were held back, or "" */
+	char holding[160];
+	/*
+	 * Per policy: the load whose buffers could not be taken, when, and
+	 * why; and the first such, said in held_update().
+	 */
+	__u32 *failed_ids;
+	long long *failed_ms;
+	char (*failed_why)[48];
+	char unread_policy[160];
 	struct log_writer log;
 	struct user_log users[MAX_USERS];
 	size_t nr_users;
@@ -166,7 +235,7 @@ static struct {
 	int state_fd;		/* KRSI_READER_STATE, rewritten in place */
 	int port_path;		/* an O_PATH descriptor of the port's node */
 	int kmsg;		/* /dev/kmsg: the kernel's lines on policies (kmsg.c) */
-	bool locked, logged_users_full, rotate_failed, line_busy;
+	bool locked, logged_users_full, rotate_failed;
 	/* The ring of the record being logged, for its origin (emit()). */
 	struct ring *emitting;
 	/* Where emit() copies the line it logged, if set. */
@@ -204,11 +273,11 @@ static struct event_str cstr(const char *s)
 
 /* ---- the log ------------------------------------------------------------ */
 
-static bool emit(struct event_view *v);
+static int emit(struct event_view *v, bool own);
 
 /* A record of the reader's own, "event" @name, about user @uid. */
 static void reader_view(struct event_view *v, const char *name, uid_t uid,
-			const struct strbuf *what)
+			const char *what)
 {
 	memset(v, 0, sizeof(*v));
 	v->type = EVENT_READER;
@@ -218,25 +287,27 @@ static void reader_view(struct event_view *v, const char *name, uid_t uid,
 	v->comm = cstr("krsi");
 	v->policy = cstr("reader");
 	v->event = cstr(name);
-	v->what = (struct event_str){ what->buf ? what->buf : "", what->len };
+	v->what = cstr(what);
 }
 
-/* The reader's own record, "event" @name, about user @uid. */
+/*
+ * The reader's own record, "event" @name, about user @uid: made on the
+ * stack, with no allocation, cut to READER_WHAT_MAX bytes.
+ */
 __attribute__((format(printf, 3, 4)))
 static void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
 {
-	struct strbuf what = { 0 };
+	char what[READER_WHAT_MAX];
 	struct event_view v;
 	va_list ap;
 
 	va_start(ap, fmt);
-	sb_vprintf(&what, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	reader_view(&v, name, uid, &what);
-	/* No memory for it: counted, and said once there is (flush_all()). */
-	if (!emit(&v))
+	reader_view(&v, name, uid, what);
+	/* No room for it: counted, and said once there is (flush_all()). */
+	if (emit(&v, true))
 		d.reader_lost++;
-	sb_free(&what);
 }
 
 /*
@@ -291,6 +362,8 @@ static struct log_writer *user_log(uid_t uid)
 		emit_reader("error", 0, "%s: %s", path, errname(-err));
 		return NULL;
 	}
+	/* The memory its lines need was taken at start. */
+	log_give_room(&d.users[d.nr_users].w, &d.user_room[d.nr_users]);
 	d.users[d.nr_users].uid = uid;
 	return &d.users[d.nr_users++].w;
 }
@@ -331,22 +404,58 @@ static bool rotated(struct log_writer *w, size_t len, uid_t uid)
 }
 
 /*
+ * Whether @buf takes @need bytes more without growing: 0; -ENOSPC when
+ * it must be written first; -ENOMEM when even empty it is too small and
+ * cannot grow (a record longer than any a policy makes, with no memory
+ * left).
+ */
+static int takes(struct strbuf *buf, size_t need)
+{
+	if (sb_room(buf) >= need)
+		return 0;
+	if (buf->len)
+		return -ENOSPC;
+	return sb_reserve(buf, need) ? 0 : -ENOMEM;
+}
+
+/*
+ * Whether root's log, the user's and the stream take a line of @len
+ * bytes now; a record from a ring leaves READER_ROOM in each for the
+ * reader's own records of the round (@own).
+ */
+static int room_for(size_t len, struct log_writer *mine, bool own)
+{
+	size_t keep = own ? 0 : READER_ROOM;
+	struct ring *r = d.emitting;
+	int err = takes(&d.log.pending, len + keep);
+
+	if (!err && mine)
+		err = takes(&mine->pending, len + keep +
+			    (r ? r->origin_line.len : 0));
+	if (!err && d.port >= 0)
+		err = takes(&d.stream, len + SEALED_EXTRA + keep);
+	return err;
+}
+
+/*
  * Give @v the next sequence number and append it to the log, to its
  * user's log, and to the stream.  A rotation that the line needs comes
- * first, as a record of its own (made in a buffer of its own: this one's
- * is in use).  False when there was no memory for the line: it is not
- * logged, its number not used, and the caller keeps it.
+ * first, as a record of its own (made in a line of its own: this one is
+ * in use).  @own: a record of the reader's, not a ring's.  0; -ENOSPC
+ * when the buffers must be written first; -ENOMEM when there is no
+ * memory for its line.  Unless 0, it is not logged, its number not
+ * used, and the caller keeps it.
  */
-static bool emit(struct event_view *v)
+static int emit(struct event_view *v, bool own)
 {
 	struct log_writer *mine = user_log(v->uid);
-	struct strbuf own = { 0 }, *line = &own;
-	bool borrowed = !d.line_busy, logged;
+	struct strbuf *line;
+	int err;
 
-	if (borrowed) {
-		line = &d.line;		/* kept from record to record */
-		d.line_busy = true;
-	}
+	if (d.depth > NESTED_LINES)
+		return -ENOMEM;
+	line = d.depth ? &d.nested[d.depth - 1] : &d.line;
+	d.depth++;
 	do {
 		sb_reset(line);
 		v->has_seq = true;
@@ -355,8 +464,10 @@ static bool emit(struct event_view *v)
 		sb_putc(line, '\n');
 	} while (rotated(&d.log, line->len, 0) ||
 		 (mine && rotated(mine, line->len, v->uid)));
-	logged = !line->failed && log_append(&d.log, line->buf, line->len);
-	if (logged) {
+	err = line->failed ? -ENOMEM : room_for(line->len, mine, own);
+	if (!err) {
+		/* Each takes it: nothing here allocates. */
+		log_append(&d.log, line->buf, line->len);
 		d.seq++;
 		if (mine)
 			copy_origin(mine, v);
@@ -372,10 +483,8 @@ static bool emit(struct event_view *v)
 			seal_line(&d.sealer, line->buf, line->len - 1, &d.stream);
 		}
 	}
-	if (borrowed)
-		d.line_busy = false;
-	sb_free(&own);
-	return logged;
+	d.depth--;
+	return err;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -423,34 +532,45 @@ static int stream_write(void)
 /*
  * The stream's lines that are not the log's: the key, the heartbeat.  A
  * reader record without a number, sealed after what is pending, and
- * written at once.
+ * written at once; made in the reader's own lines, with no allocation.
  */
 __attribute__((format(printf, 2, 3)))
 static int stream_only(const char *name, const char *fmt, ...)
 {
-	struct strbuf what = { 0 }, line = { 0 };
+	char what[READER_WHAT_MAX];
+	struct strbuf *line;
 	struct event_view v;
 	va_list ap;
+	int err = 0;
 
+	if (d.depth > NESTED_LINES)
+		return -ENOMEM;
+	line = d.depth ? &d.nested[d.depth - 1] : &d.line;
+	d.depth++;	/* a record stream_write() makes takes the next */
 	va_start(ap, fmt);
-	sb_vprintf(&what, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	reader_view(&v, name, 0, &what);
-	event_json(&v, &line);
-	if (!d.stream.len)
-		d.stream_first = d.seq;
-	if (line.failed)
-		d.stream.failed = true;
-	else
-		seal_line(&d.sealer, line.buf, line.len, &d.stream);
+	reader_view(&v, name, 0, what);
+	sb_reset(line);
+	event_json(&v, line);
+	/* What is pending goes first if both do not fit. */
+	if (takes(&d.stream, line->len + SEALED_EXTRA) == -ENOSPC)
+		err = stream_write();
+	if (!err) {
+		if (!d.stream.len)
+			d.stream_first = d.seq;
+		if (line->failed || takes(&d.stream, line->len + SEALED_EXTRA))
+			d.stream.failed = true;
+		else
+			seal_line(&d.sealer, line->buf, line->len, &d.stream);
+	}
 	/* The key's line holds the key: nothing of it stays. */
-	if (what.buf)
-		explicit_bzero(what.buf, what.len);
-	if (line.buf)
-		explicit_bzero(line.buf, line.len);
-	sb_free(&what);
-	sb_free(&line);
-	return stream_write();
+	explicit_bzero(what, sizeof(what));
+	if (line->buf)
+		explicit_bzero(line->buf, line->len);
+	sb_reset(line);
+	d.depth--;
+	return err ? err : stream_write();
 }
 
 /*
@@ -540,12 +660,14 @@ static int add_ring(const struct policy *p, int fd, size_t size)
 	err = ringbuf_map(&r->rb, fd, size);
 	if (err)
 		return err;
+	/* Every round drains every ring: without its wake-up (root's
+	 * epoll watches used up, fs.epoll.max_user_watches), its records
+	 * wait at most a round, a second once locked.
+	 */
 	if (epoll_ctl(d.epoll, EPOLL_CTL_ADD, fd,
-		      &(struct epoll_event){ .events = EPOLLIN })) {
-		err = -errno;
-		ringbuf_unmap(&r->rb);
-		return err;
-	}
+		      &(struct epoll_event){ .events = EPOLLIN }))
+		emit_reader("error", 0, "epoll %s: %s: its records are read every "
+			    "round, not the moment they come", p->name, errname(errno));
 	d.nr_rings++;
 	return 0;
 }
@@ -673,7 +795,7 @@ static void log_origin(struct ring *r)
 	v.what = (struct event_str){ what.buf ? what.buf : "", what.len };
 	d.keep = &r->origin_line;
 	/* No memory for it: counted; its denials then say no more than ids. */
-	if (!emit(&v) || what.failed)
+	if (emit(&v, true) || what.failed)
 		d.reader_lost++;
 	else	/* root's own log has it now */
 		r->origin_uids[r->nr_origin_uids++] = 0;
@@ -787,17 +909,23 @@ static bool log_denials(struct ring *r, const char *why)
 		v.would_deny = n.would_deny;
 		v.logged = t ? t->denied + t->would_deny : 0;
 		v.why = cstr(why);
-		if (!emit(&v))
+		if (emit(&v, true))
 			return false;
 	}
 	r->counted = true;
 	return true;
 }
 
-/* Take @p's ring buffers and counters, and claim the reader's place in it. */
+static void close_ring(struct ring *r);
+static void close_counter(struct counter *c);
+
+/*
+ * Take @p's ring buffers and counters, and claim the reader's place in
+ * it: 0, or a negative errno with none of them taken (tried again).
+ */
 static int add_policy(const struct policy *p)
 {
-	size_t i;
+	size_t i, rings = d.nr_rings, counters = d.nr_counters;
 	int err = 0;
 
 	/* Not known to it: logged, and its buffers taken all the same. */
@@ -834,9 +962,12 @@ static int add_policy(const struct policy *p)
 		err = add_counter(p, "lost", "lost_uid", EVENT_LOST);
 	if (!err && has_map(p, "refused_uid"))
 		err = add_counter(p, "refused", "refused_uid", EVENT_REFUSED);
-	if (err)
-		emit_reader("error", 0, "take the buffers of %s: %s", p->name,
-			    errname(-err));
+	if (!err)
+		return 0;
+	while (d.nr_rings > rings)
+		close_ring(&d.rings[--d.nr_rings]);
+	while (d.nr_counters > counters)
+		close_counter(&d.counters[--d.nr_counters]);
 	return err;
 }
 
@@ -900,14 +1031,22 @@ static void report_strangers(void)
  */
 static void rescan(void)
 {
+	char why[sizeof(d.unread_policy)] = "";
 	size_t i, j;
+	int err;
 
 	d.scanned_ms = now_ms();
 	for (i = 0; i < nr_policies; i++) {
 		__u32 id = policy_id(&policies[i]);
 
-		if (id == d.policy_ids[i])
+		/* One whose buffers could not be taken: tried every BEAT_MS. */
+		if (id == d.policy_ids[i] ||
+		    (id == d.failed_ids[i] && d.scanned_ms - d.failed_ms[i] < BEAT_MS)) {
+			if (id == d.failed_ids[i] && id)
+				snprintf(why, sizeof(why), "the records of %s are not "
+					 "read: %s", policies[i].name, d.failed_why[i]);
 			continue;
+		}
 		for (j = 0; j < d.nr_rings; j++) {
 			if (d.rings[j].p != &policies[i] || d.rings[j].gone)
 				continue;
@@ -917,9 +1056,27 @@ static void rescan(void)
 		for (j = 0; j < d.nr_counters; j++)
 			d.counters[j].gone |= d.counters[j].p == &policies[i];
 		d.policy_ids[i] = id;
-		if (id && !add_policy(&policies[i]))
+		d.failed_ids[i] = 0;
+		if (!id)
+			continue;
+		err = add_policy(&policies[i]);
+		if (!err) {
 			emit_reader("attach", 0, "reading %s", policies[i].name);
+			continue;
+		}
+		/* Not read: records held back until its buffers are taken. */
+		d.policy_ids[i] = 0;
+		d.failed_ids[i] = id;
+		d.failed_ms[i] = d.scanned_ms;
+		snprintf(d.failed_why[i], sizeof(d.failed_why[i]), "take its buffers: %s",
+			 errname(-err));
+		snprintf(why, sizeof(why), "the records of %s are not read: %s",
+			 policies[i].name, d.failed_why[i]);
+		emit_reader("error", 0, "take the buffers of %s: %s: its records are "
+			    "held back; tried again every %d s", policies[i].name,
+			    errname(-err), BEAT_MS / 1000);
 	}
+	snprintf(d.unread_policy, sizeof(d.unread_policy), "%s", why);
 	report_strangers();
 	d.locked = krsi_locked() > 0;
 }
@@ -937,40 +1094,45 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* ringbuf_walk()'s callback: a record of ring *@ctx into the batch. */
+/* A ring being drained: which, and how many more records it may give. */
+struct drain {
+	size_t ring, left;
+};
+
+/* ringbuf_walk()'s callback: a record of ring @ctx into the batch. */
 static int keep(const void *rec, size_t size, unsigned long pos, void *ctx)
 {
 	const struct krsi_event *ev = rec;
-	size_t ring = *(const size_t *)ctx;
-	struct drained *grown;
+	struct drain *dr = ctx;
+	struct ring *r = &d.rings[dr->ring];
+	unsigned long long t = size >= sizeof(*ev) ? ev->time_ns : 0;
 
-	if (d.nr_batch == d.batch_cap) {
-		size_t cap = d.batch_cap ? 2 * d.batch_cap : 256;
-
-		grown = realloc(d.batch, cap * sizeof(*d.batch));
-		if (!grown)
-			return -ENOMEM;
-		d.batch = grown;
-		d.batch_cap = cap;
+	if (!dr->left || d.nr_batch == BATCH_MAX) {
+		r->cut = true;	/* it stays, for the next round */
+		return -ENOSPC;
 	}
+	dr->left--;
 	d.batch[d.nr_batch] = (struct drained){
-		size >= sizeof(*ev) ? ev->time_ns : 0, ring, d.nr_batch, pos, rec, size,
+		t, dr->ring, d.nr_batch, pos, rec, size,
 	};
 	d.nr_batch++;
+	r->last_ns = t;
 	return 0;
 }
 
-/* Every record ring @i holds past what was read: into the batch. */
-static void drain_ring(size_t i)
+/* What ring @i holds past what was read, @quota records at most: into the batch. */
+static void drain_ring(size_t i, size_t quota)
 {
 	struct ring *r = &d.rings[i];
+	struct drain dr = { i, quota };
 	/* Only before the lock can another consumer move it: say so. */
 	unsigned long taken = ringbuf_taken(&r->rb);
 
 	if (taken)
 		emit_reader("error", 0, "%lu bytes of %s's records taken by another reader",
 			    taken, r->p->name);
-	ringbuf_walk(&r->rb, keep, &i);
+	r->cut = false;
+	ringbuf_walk(&r->rb, keep, &dr);
 }
 
 /*
@@ -1025,8 +1187,8 @@ static void log_counter(struct counter *c)
 		v.uid = key;
 		v.policy = cstr(c->p->name);
 		v.count = n - c->uids[i].n;
-		/* Not logged (no memory): counted again next time. */
-		if (!emit(&v))
+		/* Not logged (no room): counted again next time. */
+		if (emit(&v, true))
 			return;
 		c->uids[i].n = n;
 	}
@@ -1040,7 +1202,7 @@ static void log_counter(struct counter *c)
 		v.time_ns = boot_ns();
 		v.policy = cstr(c->p->name);
 		v.count = total - sum - c->other;
-		if (!emit(&v))
+		if (emit(&v, true))
 			return;
 	}
 	c->other = total > sum ? total - sum : 0;
@@ -1058,6 +1220,13 @@ static void close_ring(struct ring *r)
 	sb_free(&r->origin_line);
 }
 
+static void close_counter(struct counter *c)
+{
+	close(c->total_fd);
+	close(c->uid_fd);
+	free(c->uids);
+}
+
 /* Forget the sources of policies that went, now that they are drained. */
 static void drop_gone(void)
 {
@@ -1071,13 +1240,10 @@ static void drop_gone(void)
 			d.rings[n++] = d.rings[i];
 	d.nr_rings = n;
 	for (i = n = 0; i < d.nr_counters; i++) {
-		if (d.counters[i].gone) {
-			close(d.counters[i].total_fd);
-			close(d.counters[i].uid_fd);
-			free(d.counters[i].uids);
-		} else {
+		if (d.counters[i].gone)
+			close_counter(&d.counters[i]);
+		else
 			d.counters[n++] = d.counters[i];
-		}
 	}
 	d.nr_counters = n;
 }
@@ -1105,15 +1271,6 @@ static void consume(void)
 	drop_gone();
 }
 
-/*
- * One round: everything the rings hold, sorted by time, into the log,
- * then the counters; once written, the records leave their rings.  What
- * could not be written stays pending, and nothing more is taken until it
- * is: a record is logged once, and lost never.  On this one-CPU guest a
- * program stamps and submits its record with nothing else running in
- * between, so the records of one drain of every ring are all those
- * stamped before it: sorting them is enough.
- */
 /*
  * The kernel's lines about the policies it loaded or refused, each a
  * record of the reader's ("kernel"), in the order the kernel wrote them.
@@ -1143,46 +1300,89 @@ static void log_kernel_lines(void)
 		rescan();
 }
 
+/* Records are held back this round, for @why. */
+__attribute__((format(printf, 1, 2)))
+static void hold_back(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d.holding, sizeof(d.holding), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * One round: what the rings hold, sorted by time, into the log, then
+ * the counters; once written, the records leave their rings.  A record
+ * of one drain of every ring is stamped before the drain, so sorting
+ * them is enough; a ring cut short (BATCH_MAX records a round, shared
+ * out) may hold older ones than another's last, so the round logs only
+ * up to its last.  It ends early when the next line would not fit in
+ * the buffers taken at start: what it logged is written and consumed,
+ * the rest goes back to its ring.  Returns 0 when everything read is
+ * logged, 1 when it ended early (go again at once), or a negative errno
+ * when records are held back (d.holding says why): none of them is
+ * consumed, and nothing more is taken until they are logged, so a
+ * record is logged once, and lost never.
+ */
 static int round_trip(void)
 {
-	size_t i;
-	int err;
+	unsigned long long cutoff = ~0ULL;
+	size_t i, quota;
+	int err = 0, more = 0, e;
 
+	d.holding[0] = '\0';
 	if (d.log.pending.len) {
 		err = flush_all();
-		if (err)
+		if (err) {
+			hold_back("write " KRSI_LOG_DIR ": %s", errname(-err));
 			return err;
+		}
 		consume();
 	}
 	d.nr_batch = 0;
 	d.rotate_failed = false;
 	log_kernel_lines();
-	for (i = 0; i < d.nr_rings; i++)
-		drain_ring(i);
+	quota = d.nr_rings ? BATCH_MAX / d.nr_rings : 0;
+	for (i = 0; i < d.nr_rings; i++) {
+		drain_ring(i, quota);
+		if (d.rings[i].cut && d.rings[i].last_ns < cutoff)
+			cutoff = d.rings[i].last_ns;
+	}
 	qsort(d.batch, d.nr_batch, sizeof(*d.batch), by_time);
 	for (i = 0; i < d.nr_batch; i++) {
+		struct drained *b = &d.batch[i];
+		struct ring *r = &d.rings[b->ring];
 		struct event_view v;
-		bool logged;
 
-		if (event_from_record(d.batch[i].rec, d.batch[i].size, &v)) {
-			emit_reader("error", 0, "a record of %zu bytes, shorter than its header",
-				    d.batch[i].size);
-			continue;
-		}
-		origin_of(&d.rings[d.batch[i].ring], &v);
-		d.emitting = &d.rings[d.batch[i].ring];
-		logged = emit(&v);
-		d.emitting = NULL;
-		if (logged)
-			tally(&d.rings[d.batch[i].ring], &v);
-		event_view_free(&v);
-		if (!logged) {
-			/* No memory for it: it and those after it go back to
-			 * their rings, to be drained again, none consumed.
-			 */
+		if (b->time_ns > cutoff) {
 			unread_from(i);
+			more = 1;
 			break;
 		}
+		if (event_from_record(b->rec, b->size, &v, d.args, KRSI_ARGS_MAX)) {
+			emit_reader("error", 0, "a record of %zu bytes, shorter than its header",
+				    b->size);
+			continue;
+		}
+		origin_of(r, &v);
+		d.emitting = r;
+		err = emit(&v, false);
+		d.emitting = NULL;
+		if (!err) {
+			tally(r, &v);
+			continue;
+		}
+		/* It and those after it go back to their rings, none consumed. */
+		unread_from(i);
+		if (err == -ENOSPC) {	/* the buffers are full: written below */
+			err = 0;
+			more = 1;
+		} else {
+			hold_back("a record of %s of %zu bytes: no memory for its line (%s)",
+				r->p->name, b->size, errname(-err));
+		}
+		break;
 	}
 	/* A counter grows only when a buffer is full: once a second is
 	 * enough, and spares every round a system call per policy.
@@ -1192,10 +1392,75 @@ static int round_trip(void)
 			log_counter(&d.counters[i]);
 		d.counted_ms = now_ms();
 	}
-	err = flush_all();
-	if (!err)
+	e = flush_all();
+	if (e) {
+		hold_back("write " KRSI_LOG_DIR ": %s", errname(-e));
+		return e;
+	}
+	consume();
+	return err ? err : more;
+}
+
+/* The bytes of records the rings hold that are not logged yet. */
+static unsigned long held_bytes(void)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	for (i = 0; i < d.nr_rings; i++)
+		n += ringbuf_unconsumed(&d.rings[i].rb);
+	return n;
+}
+
+/*
+ * What holds records back, as the heartbeat, the stop record and the
+ * state say it (TRAIL_HELD_MARK, which the host looks for), into @buf;
+ * "" when nothing does.
+ */
+static const char *held_text(char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (d.held.since_ms)
+		snprintf(buf, size, TRAIL_HELD_MARK " for %lld s: %lu bytes of "
+			 "records in their buffers: %s",
+			 (now_ms() - d.held.since_ms) / 1000, d.held.bytes, d.held.why);
+	return buf;
+}
+
+/*
+ * After a round: whether records are held back (this round's failure, or
+ * a policy whose buffers could not be taken), said in a record of the
+ * reader's at once and every BEAT_MS while it lasts, and when it ends.
+ */
+static void held_update(void)
+{
+	const char *why = d.holding[0] ? d.holding : d.unread_policy[0] ?
+			  d.unread_policy : NULL;
+	char text[256];
+
+	if (!why) {
+		if (!d.held.since_ms)
+			return;
+		emit_reader("resume", 0, "records held back for %lld s are logged "
+			    "again (%s)", (now_ms() - d.held.since_ms) / 1000, d.held.why);
+		d.held.since_ms = 0;
+		write_state();
+		return;
+	}
+	d.held.bytes = held_bytes();
+	snprintf(d.held.why, sizeof(d.held.why), "%s", why);
+	if (!d.held.since_ms) {
+		d.held.since_ms = now_ms();
+		d.held.said_ms = 0;
+	}
+	if (d.held.said_ms && now_ms() - d.held.said_ms < BEAT_MS)
+		return;
+	d.held.said_ms = now_ms();
+	emit_reader("error", 0, "%s", held_text(text, sizeof(text)));
+	/* Its own line, streamed now: the records it names cannot be. */
+	if (!flush_all())
 		consume();
-	return err;
+	write_state();
 }
 
 /* ---- starting ----------------------------------------------------------- */
@@ -1330,13 +1595,52 @@ static void reopen_stream(void)
 /* The heartbeat: the host hears from the reader every BEAT_MS. */
 static void beat(void)
 {
+	char held[256];
 	int err;
 
 	if (d.port < 0 || now_ms() - d.beat_ms < BEAT_MS)
 		return;
 	d.beat_ms = now_ms();
-	err = stream_only("beat", "%llu records logged", d.seq);
+	held_text(held, sizeof(held));
+	err = stream_only("beat", "%llu records logged%s%s", d.seq,
+			  held[0] ? "; " : "", held);
 	(void)err;	/* stream_write() took it */
+}
+
+/* STACK_BYTES of stack in use once, so that mlockall() locks them in. */
+static __attribute__((noinline)) void touch_stack(void)
+{
+	char stack[STACK_BYTES];
+
+	explicit_bzero(stack, sizeof(stack));
+}
+
+/*
+ * The memory logging a record needs, taken before the lock (see the
+ * header): 0 or -ENOMEM.
+ */
+static int reserve(void)
+{
+	struct strbuf room = { 0 };
+	bool ok;
+	size_t i;
+
+	d.batch = calloc(BATCH_MAX, sizeof(*d.batch));
+	d.args = calloc(KRSI_ARGS_MAX, sizeof(*d.args));
+	d.failed_ids = calloc(nr_policies, sizeof(*d.failed_ids));
+	d.failed_ms = calloc(nr_policies, sizeof(*d.failed_ms));
+	d.failed_why = calloc(nr_policies, sizeof(*d.failed_why));
+	ok = d.batch && d.args && d.failed_ids && d.failed_ms && d.failed_why &&
+	     sb_reserve(&d.line, LINE_MAX_BYTES) &&
+	     sb_reserve(&d.stream, STREAM_ROOM) && sb_reserve(&room, LOG_ROOM);
+	if (ok)
+		log_give_room(&d.log, &room);
+	for (i = 0; ok && i < NESTED_LINES; i++)
+		ok = sb_reserve(&d.nested[i], NESTED_LINE_BYTES);
+	for (i = 0; ok && i < MAX_USERS; i++)
+		ok = sb_reserve(&d.user_room[i], USER_LOG_ROOM);
+	sb_free(&room);
+	return ok ? 0 : -ENOMEM;
 }
 
 /* Nothing takes its CPU, its memory or its terminal: see the header. */
@@ -1361,6 +1665,11 @@ static void guard_self(void)
 		emit_reader("error", 0, "oom_score_adj: %s", errname(errno));
 	if (fd >= 0)
 		close(fd);
+	/* What it took (reserve()), and what it maps later, stays in memory. */
+	touch_stack();
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		emit_reader("error", 0, "mlockall: %s: its memory may be paged out",
+			    errname(errno));
 }
 
 /*
@@ -1368,7 +1677,7 @@ static void guard_self(void)
  * spaces): its memory is taken once, at start, so that a write of it
  * never needs more, and never leaves it empty.
  */
-#define STATE_SIZE	192
+#define STATE_SIZE	512
 
 static int write_state_text(const char *state)
 {
@@ -1391,15 +1700,16 @@ static int write_state_text(const char *state)
 
 /*
  * The reader's state (reader.c): its PID and start time, its stream's,
- * and when it last went round its loop (seconds of CLOCK_BOOTTIME,
- * every BEAT_MS), for `krsi status`: a reader stuck in a write or a wait
- * still runs, but says nothing new.
+ * when it last went round its loop (seconds of CLOCK_BOOTTIME, every
+ * BEAT_MS), for `krsi status`: a reader stuck in a write or a wait
+ * still runs, but says nothing new; and what holds records back, since
+ * when, and how much.
  */
 static char state_pid[64];
 
 static int write_state(void)
 {
-	char state[STATE_SIZE], stream[96];
+	char state[STATE_SIZE], stream[96], held[256] = "";
 
 	if (!d.sealing)
 		snprintf(stream, sizeof(stream), "stream none");
@@ -1408,8 +1718,13 @@ static int write_state(void)
 	else
 		snprintf(stream, sizeof(stream), "stream %s stopped %s", KRSI_STREAM_DEV,
 			 d.stream_err);
-	snprintf(state, sizeof(state), "%s%s\nalive %llu\n", state_pid, stream,
-		 boot_ns() / 1000000000ULL);
+	if (d.held.since_ms)
+		snprintf(held, sizeof(held), "held %llu %lu %s\n",
+			 boot_ns() / 1000000000ULL -
+			 (unsigned long long)(now_ms() - d.held.since_ms) / 1000,
+			 d.held.bytes, d.held.why);
+	snprintf(state, sizeof(state), "%s%s\nalive %llu\n%s", state_pid, stream,
+		 boot_ns() / 1000000000ULL, held);
 	return write_state_text(state);
 }
 
@@ -1436,6 +1751,11 @@ static int start(void)
 		error(err, "logd: %s", KRSI_LOG_DIR);
 		return err;
 	}
+	err = reserve();
+	if (err) {
+		error(err, "logd: the memory for its records");
+		return err;
+	}
 	stream = open_stream();
 	emit_reader("start", 0, "krsi logd: log " KRSI_LOG_DIR ", stream %s", stream);
 	d.kmsg = kmsg_open();
@@ -1447,7 +1767,9 @@ static int start(void)
 		emit_reader("error", 0, "epoll /dev/kmsg: %s", errname(errno));
 	rescan();
 	guard_self();
-	err = round_trip();
+	while ((err = round_trip()) == 1)
+		;
+	held_update();
 	if (!err && proc_start_time(getpid(), &started) == 0) {
 		snprintf(state_pid, sizeof(state_pid), "pid %d start %llu\n",
 			 (int)getpid(), started);
@@ -1460,17 +1782,73 @@ static int start(void)
 
 /* ---- running ------------------------------------------------------------ */
 
+/* The port's last lines on their way before the power goes: DRAIN_MS at most. */
+static void drain_port(void)
+{
+	long long until = now_ms() + DRAIN_MS;
+	int queued;
+
+	while (d.port >= 0 && !ioctl(d.port, TIOCOUTQ, &queued) && queued > 0 &&
+	       now_ms() < until)
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+}
+
+/*
+ * Asked to stop (by PID 1, at shutdown): every other process ends first
+ * (PID 1 excepted, which waits for the power to go), so that nothing
+ * runs after the stop record; then what is left in the rings, every
+ * load's denials, the stop record, and the power goes off, from here:
+ * the last record the host receives is the last thing the machine does.
+ * Without this, a child of PID 1 that root stops, or processes of
+ * root's that starve PID 1, would decide when the machine stops, and
+ * what ran in between would be in no log.
+ */
+static void stop(void)
+{
+	char held[256];
+	size_t i;
+
+	/* kill(-1) spares PID 1 and the caller; a fork racing it fails. */
+	kill(-1, SIGKILL);
+	/* Their last records in the rings before the last drain. */
+	nanosleep(&(struct timespec){ .tv_nsec = 200000000 }, NULL);
+	for (i = 0; i < 64 && round_trip() == 1; i++)
+		;
+	held_update();
+	for (i = 0; i < d.nr_rings; i++)
+		if (!log_denials(&d.rings[i], "stop"))
+			d.reader_lost++;
+	held_text(held, sizeof(held));
+	emit_reader("stop", 0, "krsi logd stops: SIGTERM from PID 1; every other "
+		    "process ended, the machine powers off now%s%s",
+		    held[0] ? "; " : "", held);
+	flush_all();
+	drain_port();
+	reboot(RB_AUTOBOOT);
+	/* A line after the stop record: the host calls the trail not verified. */
+	emit_reader("error", 0, "reboot: %s: the machine runs on after the stop record",
+		    errname(errno));
+	flush_all();
+	write_state_text("stopped\n");
+}
+
 static void run(void)
 {
 	struct epoll_event ready[16];
 	int err = 0;
 
 	while (!stopping) {
-		int wait = err ? 1000 : d.locked ? COUNTERS_MS : RESCAN_MS;
-		int n = epoll_wait(d.epoll, ready, 16, wait);
+		/* Records held back: tried again each second, not spun on
+		 * (a ring that holds records always wakes epoll_wait).
+		 */
+		if (err < 0) {
+			nanosleep(&(struct timespec){ .tv_sec = 1 }, NULL);
+		} else {
+			int wait = err > 0 ? 0 : d.locked ? COUNTERS_MS : RESCAN_MS;
 
-		if (n < 0 && errno != EINTR)
-			emit_reader("error", 0, "epoll_wait: %s", errname(errno));
+			if (epoll_wait(d.epoll, ready, 16, wait) < 0 && errno != EINTR)
+				emit_reader("error", 0, "epoll_wait: %s", errname(errno));
+		}
 		/* Woken by a record, it drains at once: a flood must not get
 		 * ahead of it while it waits for more (without high-resolution
 		 * timers a sleep of 2 ms lasts up to two jiffies, 8 ms, in
@@ -1482,25 +1860,14 @@ static void run(void)
 			rescan();
 		reopen_stream();
 		err = round_trip();
+		held_update();
 		beat();
 		if (now_ms() - d.alive_ms >= BEAT_MS) {
 			d.alive_ms = now_ms();
 			write_state();
 		}
-		if (err)	/* kept; the records wait in their rings */
-			emit_reader("error", 0, "write " KRSI_LOG_DIR ": %s",
-				    errname(-err));
 	}
-	/* Asked to stop (by PID 1, at shutdown): what is left, every load's
-	 * denials, then say so.
-	 */
-	round_trip();
-	for (size_t i = 0; i < d.nr_rings; i++)
-		if (!log_denials(&d.rings[i], "stop"))
-			d.reader_lost++;
-	emit_reader("stop", 0, "krsi logd stops: SIGTERM");
-	flush_all();
-	write_state_text("stopped\n");
+	stop();
 }
 
 /*

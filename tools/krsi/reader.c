@@ -110,6 +110,34 @@ int reader_silent(unsigned long long *seconds)
 	return 0;
 }
 
+int reader_held(unsigned long long *seconds, unsigned long *bytes, char *why,
+		size_t why_size)
+{
+	unsigned long long since = 0;
+	struct timespec now;
+	char line[600];
+	FILE *f = fopen(KRSI_READER_STATE, "re");
+	int n, found = 0;
+
+	*seconds = 0;
+	*bytes = 0;
+	why[0] = '\0';
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "held %llu %lu %n", &since, bytes, &n) != 2)
+			continue;
+		found = 1;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(why, why_size, "%s", line + n);
+	}
+	fclose(f);
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	if (found && (unsigned long long)now.tv_sec > since)
+		*seconds = now.tv_sec - since;
+	return found;
+}
+
 const char *reader_state_name(int state)
 {
 	switch (state) {

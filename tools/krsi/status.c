@@ -154,14 +154,19 @@ static int print_reader(bool json)
 	};
 	enum { NR_MARKS = sizeof(marks) / sizeof(marks[0]) };
 	const char *sep = ", guarded by ";
-	unsigned long long silent = 0;
+	unsigned long long silent = 0, held_s = 0;
+	unsigned long held_bytes = 0;
+	char held_why[256] = "";
 	pid_t pid;
-	int state = reader_state(&pid), i, m[NR_MARKS] = { 0 };
+	int state = reader_state(&pid), i, m[NR_MARKS] = { 0 }, held = 0;
 	bool stalled;
 
 	/* Running, but not round its loop for long: stuck in a write. */
 	stalled = state == READER_RUNNING && !reader_silent(&silent) &&
 		  silent > READER_SILENT_S;
+	/* Or going round it with records it cannot log. */
+	if (state == READER_RUNNING)
+		held = reader_held(&held_s, &held_bytes, held_why, sizeof(held_why));
 
 	if (json) {
 		printf(",\"reader\":{\"state\":\"%s\"", state == READER_RUNNING ?
@@ -174,6 +179,12 @@ static int print_reader(bool json)
 			printf(",\"pid\":%d", (int)pid);
 		if (state == READER_RUNNING)
 			printf(",\"silent_s\":%llu", silent);
+		if (held > 0) {
+			printf(",\"held\":{\"seconds\":%llu,\"bytes\":%lu,\"why\":",
+			       held_s, held_bytes);
+			json_str(stdout, held_why);
+			printf("}");
+		}
 	} else {
 		printf("reader:   %s", reader_state_name(state));
 		if (state < 0 && state != -ENOENT)
@@ -184,6 +195,9 @@ static int print_reader(bool json)
 			printf(": nothing is logged");
 		if (stalled)
 			printf(", but STALLED: nothing from it for %llu s", silent);
+		else if (held > 0)
+			printf(", but STALLED: records held back for %llu s (%lu bytes "
+			       "in their buffers): %s", held_s, held_bytes, held_why);
 	}
 	/* The policies that guard it first, then those that do not know it. */
 	for (i = 0; state == READER_RUNNING && i < NR_MARKS; i++) {
@@ -203,7 +217,8 @@ static int print_reader(bool json)
 			printf(", not known to %s", marks[i]);
 	}
 	printf(json ? "}" : "\n");
-	return state != READER_RUNNING || stalled || print_stream(json, state) > 0;
+	return state != READER_RUNNING || stalled || held > 0 ||
+	       print_stream(json, state) > 0;
 }
 
 /* held_unknown()'s callback for `krsi status`: @arg is "json", or NULL. */

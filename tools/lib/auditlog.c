@@ -178,6 +178,25 @@ bool log_append(struct log_writer *w, const char *buf, size_t len)
 	return false;
 }
 
+void log_give_room(struct log_writer *w, struct strbuf *room)
+{
+	sb_reset(room);
+	if (w->pending.len)
+		sb_put(room, w->pending.buf, w->pending.len);
+	if (room->failed) {	/* too small for what is pending: kept as is */
+		room->failed = false;
+		return;
+	}
+	sb_free(&w->pending);
+	w->pending = *room;
+	*room = (struct strbuf){ 0 };
+}
+
+size_t log_room(const struct log_writer *w)
+{
+	return sb_room(&w->pending);
+}
+
 int log_flush(struct log_writer *w)
 {
 	size_t done = 0;

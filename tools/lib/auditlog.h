@@ -56,6 +56,17 @@ int log_rotate(struct log_writer *w, unsigned long *removed);
 bool log_append(struct log_writer *w, const char *buf, size_t len);
 
 /*
+ * Give @w the memory of @room (sb_reserve()) for what is pending, what
+ * it holds kept, so that appending up to that much needs no allocation;
+ * @room is left empty.  The audit reader takes its logs' memory so,
+ * before the lock.
+ */
+void log_give_room(struct log_writer *w, struct strbuf *room);
+
+/* The bytes log_append() takes before it must allocate. */
+size_t log_room(const struct log_writer *w);
+
+/*
  * Write what is pending: 0, or a negative errno, with what was not
  * written still pending (-ENOMEM: an append could not be kept).
  */

@@ -48,26 +48,26 @@ void event_view_free(struct event_view *v)
 
 /*
  * The argument strings of an exec: NUL-terminated one after the other,
- * at most @argc of them, the last one possibly cut (no NUL).
+ * at most @argc of them, the last one possibly cut (no NUL), into the
+ * room @args of @max_args: those beyond it are cut.
  */
-static int split_args(struct event_view *v, const char *s, size_t len,
-		      unsigned int argc)
+static void split_args(struct event_view *v, const char *s, size_t len,
+		       unsigned int argc, struct event_str *args, size_t max_args)
 {
 	size_t at, n = 0, most = len < argc ? len : argc;
 
-	if (!most)
-		return 0;
-	v->args = calloc(most, sizeof(*v->args));
-	if (!v->args)
-		return -ENOMEM;
+	v->args = args;
 	for (at = 0; at < len && n < most; n++) {
 		size_t l = strnlen(s + at, len - at);
 
-		v->args[n] = str(s + at, l);
+		if (n == max_args) {
+			v->cut |= KRSI_CUT_ARGS;
+			break;
+		}
+		args[n] = str(s + at, l);
 		at += l + 1;
 	}
 	v->nr_args = n;
-	return 0;
 }
 
 /*
@@ -83,7 +83,8 @@ static struct event_str last_components(struct event_str path)
 	return str(slash, path.len - (slash - path.s));
 }
 
-int event_from_record(const void *rec, size_t size, struct event_view *v)
+int event_from_record(const void *rec, size_t size, struct event_view *v,
+		      struct event_str *args, size_t max_args)
 {
 	const struct krsi_event *ev = rec;
 	const char *data = (const char *)(ev + 1);
@@ -115,8 +116,9 @@ int event_from_record(const void *rec, size_t size, struct event_view *v)
 		v->interpreter = str(data + file, interp);
 		if (v->cut & KRSI_CUT_INTERP)
 			v->interpreter = last_components(v->interpreter);
-		return split_args(v, data + file + interp, len - file - interp,
-				  ev->argc);
+		split_args(v, data + file + interp, len - file - interp,
+			   ev->argc, args, max_args);
+		return 0;
 	case KRSI_EVENT_DENY:
 	case KRSI_EVENT_WOULD_DENY:
 		v->type = ev->kind == KRSI_EVENT_DENY ? EVENT_DENY : EVENT_WOULD_DENY;

@@ -110,13 +110,26 @@ struct event_view {
 };
 
 /*
- * The view of the kernel's record @rec of @size bytes.  Nothing in it is
- * trusted: every length is clamped to what the record holds, strings need
- * not be terminated, the arguments stop at argc (the environment follows
- * them on the stack).  0, or -EINVAL for a record shorter than its
- * header, -ENOMEM.
+ * The view of the kernel's record @rec of @size bytes.  An exec's
+ * arguments go into @args, room for @max_args of them that the caller
+ * holds (the audit reader takes it once, before the lock), so that a
+ * record costs no allocation; those beyond it are cut (KRSI_CUT_ARGS).
+ * KRSI_ARGS_MAX of them hold every argument a record can carry.  Nothing
+ * in it is trusted: every length is clamped to what the record holds,
+ * strings need not be terminated, the arguments stop at argc (the
+ * environment follows them on the stack).  The view owns nothing (no
+ * event_view_free()).  0, or -EINVAL for a record shorter than its header.
  */
-int event_from_record(const void *rec, size_t size, struct event_view *v);
+int event_from_record(const void *rec, size_t size, struct event_view *v,
+		      struct event_str *args, size_t max_args);
+
+/*
+ * The longest line event_json() makes of a record with @data_len bytes
+ * of data: its fixed fields, and each byte escaped as \u00XX at worst.
+ * The audit reader reserves that much for KRSI_DATA_MAX.
+ */
+#define EVENT_JSON_FIXED	1024
+#define event_json_max(data_len)	(EVENT_JSON_FIXED + 6 * (size_t)(data_len))
 
 /*
  * The view of one line of the log (@len bytes, no newline, writable: its

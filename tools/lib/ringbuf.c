@@ -79,6 +79,14 @@ unsigned long ringbuf_taken(struct ringbuf *rb)
 	return taken;
 }
 
+unsigned long ringbuf_unconsumed(const struct ringbuf *rb)
+{
+	unsigned long prod = __atomic_load_n(rb->producer, __ATOMIC_ACQUIRE);
+	unsigned long cons = __atomic_load_n(rb->consumer, __ATOMIC_ACQUIRE);
+
+	return prod > cons ? prod - cons : 0;
+}
+
 void ringbuf_consume(struct ringbuf *rb)
 {
 	/* Release: the records are read before their space is given back. */

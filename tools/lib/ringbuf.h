@@ -64,6 +64,12 @@ size_t ringbuf_walk(struct ringbuf *rb,
  */
 unsigned long ringbuf_taken(struct ringbuf *rb);
 
+/*
+ * The bytes the producers wrote that are not given back yet: what the
+ * ring holds for this consumer, records and their headers.
+ */
+unsigned long ringbuf_unconsumed(const struct ringbuf *rb);
+
 /* Give the space up to rb->pos back to the producers. */
 void ringbuf_consume(struct ringbuf *rb);
 

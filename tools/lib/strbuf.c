@@ -32,6 +32,23 @@ static bool grow(struct strbuf *sb, size_t more)
 	return true;
 }
 
+bool sb_reserve(struct strbuf *sb, size_t more)
+{
+	if (sb->failed)
+		return false;
+	if (grow(sb, more)) {
+		sb->buf[sb->len] = '\0';
+		return true;
+	}
+	sb->failed = false;	/* nothing it held was lost */
+	return false;
+}
+
+size_t sb_room(const struct strbuf *sb)
+{
+	return sb->cap ? sb->cap - sb->len - 1 : 0;
+}
+
 void sb_put(struct strbuf *sb, const char *s, size_t len)
 {
 	if (!grow(sb, len))

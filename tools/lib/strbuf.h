@@ -25,6 +25,14 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/*
+ * Room for @more bytes past what it holds, taken now, so that writing
+ * that much later needs no allocation: false (and nothing changed) if
+ * there is no memory for it.
+ */
+bool sb_reserve(struct strbuf *sb, size_t more);
+/* The bytes it takes before it must grow. */
+size_t sb_room(const struct strbuf *sb);
 /* Empty it, keeping its memory. */
 void sb_reset(struct strbuf *sb);
 void sb_free(struct strbuf *sb);

@@ -38,7 +38,7 @@ struct stream {
 struct verify {
 	const char *name;
 	FILE *out;
-	bool one_boot;
+	const struct trail_options *o;
 	struct trail_counts *c;
 	unsigned long line;
 	struct stream s;
@@ -89,10 +89,25 @@ static void end_stream(struct verify *v, bool at_eof)
 		    "or the machine did", s->first_line,
 		    at_eof ? "ends" : "stops", s->next - 1);
 	}
+	/* What the machine did after the host had its stop record. */
+	if (at_eof && s->ended && v->o->one_boot && v->o->ran_s > TRAIL_STOP_GRACE_S) {
+		v->c->ran_on++;
+		say(v, "ran on: the machine ran %.0f s after the reader's stop record "
+		    "reached the host: what ran then is in no log", v->o->ran_s);
+	}
+	if (at_eof && v->o->one_boot && v->o->silent_s > 0) {
+		v->c->silent++;
+		say(v, "silent: the host heard nothing on the stream for %.0f s while "
+		    "the machine ran", v->o->silent_s);
+	}
 	fprintf(v->out, "%s: the stream of lines %lu to %lu: %llu lines sealed, "
-		"%lu records, %s\n", v->name, s->first_line,
+		"%lu records, %s", v->name, s->first_line,
 		v->line - !at_eof, s->next, s->records,
 		s->ended ? "ends with the reader's stop record" : "CUT");
+	if (at_eof && s->ended && v->o->one_boot && v->o->ran_s >= 0)
+		fprintf(v->out, " (the machine stopped %.1f s after it reached the host)",
+			v->o->ran_s);
+	fputc('\n', v->out);
 	v->c->records += s->records;
 	free(s->marks);
 	memset(s, 0, sizeof(*s));
@@ -113,7 +128,7 @@ static void begin_stream(struct verify *v, const char *line, size_t covered,
 		v->c->begun++;
 		say(v, "begun: a new stream while the one of line %lu had not "
 		    "ended: a forged key, or a boot after a cut", s->first_line);
-	} else if (v->one_boot && v->c->streams) {
+	} else if (v->o->one_boot && v->c->streams) {
 		v->c->begun++;
 		say(v, "begun: a second stream in one boot's trail: a forged key");
 	}
@@ -265,10 +280,17 @@ static void check_sealed(struct verify *v, const char *line, size_t len,
 	seal_evolve(s->key);
 	s->next = pos + 1;
 	memset(key, 0, sizeof(key));
-	if (reader_event(e, "stop", NULL))
+	if (reader_event(e, "stop", NULL)) {
 		s->ended = true;
-	else if (!reader_event(e, "beat", NULL))
+	} else if (!reader_event(e, "beat", NULL)) {
 		s->records++;
+	}
+	if ((reader_event(e, "stop", NULL) || reader_event(e, "beat", NULL)) &&
+	    memmem(e->what.s, e->what.len, TRAIL_HELD_MARK, strlen(TRAIL_HELD_MARK))) {
+		v->c->withheld++;
+		say(v, "withheld: the reader holds records back, not logged: \"%.*s\"",
+		    (int)(e->what.len > 300 ? 300 : e->what.len), e->what.s);
+	}
 	check_seq(v, e, skipped);
 }
 
@@ -286,10 +308,10 @@ static void check_line(struct verify *v, const char *line, size_t len)
 		event_view_free(&e);
 }
 
-int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
-		 struct trail_counts *c)
+int trail_verify(FILE *in, const char *name, FILE *out,
+		 const struct trail_options *o, struct trail_counts *c)
 {
-	struct verify v = { .name = name, .out = out, .one_boot = one_boot, .c = c };
+	struct verify v = { .name = name, .out = out, .o = o, .c = c };
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -320,5 +342,5 @@ int trail_verify(FILE *in, const char *name, FILE *out, bool one_boot,
 	if (err)
 		return err;
 	return c->forged || c->dropped || c->replayed || c->missing || c->cut ||
-	       c->begun;
+	       c->begun || c->withheld || c->ran_on || c->silent;
 }

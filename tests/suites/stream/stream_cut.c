@@ -18,6 +18,11 @@
  *  - it writes a line of its own into the port, a record with a made-up
  *    seal, which run-qemu.sh must call forged while the guest still
  *    runs.
+ * And it fills the log's file system: the reader holds the records back
+ * (none consumed), says so at once and in every heartbeat, krsi status
+ * and krsi doctor say STALLED with the reason and exit 1, and the host
+ * calls the trail not verified; once root frees the space, the records
+ * come, late, in order.
  * The host's side is host/stream.sh.
  */
 #include <sys/ioctl.h>
@@ -136,6 +141,34 @@ int main(void)
 		sleep(8);
 		check(!sh("krsi status >/dev/null"), "stream: krsi status exits 0 again");
 	}
+
+	/* The log's file system full: its writes fail (ENOSPC) and the
+	 * records wait in their rings, said by the reader, krsi status and
+	 * krsi doctor, and by the heartbeat to the host.
+	 */
+	check(!sh("dd if=/dev/zero of=/var/log/krsi/filler bs=64k 2>/dev/null; "
+		  "test -s /var/log/krsi/filler"),
+	      "stream: root fills the log's file system");
+	sh("i=0; while [ $i -lt 60 ]; do /bin/true stream-held-$i; i=$((i + 1)); done");
+	sleep(12);
+	check(sh("krsi status >/dev/null 2>&1") != 0 &&
+	      !sh("krsi status | grep -q '^reader: .*, but STALLED: records held back for "
+		  "[0-9]* s ([0-9]* bytes in their buffers): write /var/log/krsi: ENOSPC'"),
+	      "stream: krsi status says the reader holds records back, why, and exits 1");
+	check(sh("krsi doctor >/dev/null 2>&1") != 0 &&
+	      !sh("krsi doctor | grep -q '^PROBLEM  the audit reader (pid [0-9]*) is STALLED: "
+		  "records held back for [0-9]* s, [0-9]* bytes in their buffers: write "
+		  "/var/log/krsi: ENOSPC'"),
+	      "stream: krsi doctor says so, a problem");
+	check(!unlink("/var/log/krsi/filler"), "stream: root frees the space");
+	sleep(3);
+	check(!sh("krsi status >/dev/null"), "stream: krsi status exits 0 again");
+	check(!sh("krsi events | grep -q 'reader: resume: records held back for [0-9]* s "
+		  "are logged again (write /var/log/krsi: ENOSPC)'"),
+	      "stream: the reader says the records held back are logged again");
+	check(!sh("krsi events | grep -o 'stream-held-[0-9][0-9]*' | "
+		  "awk '$0 != \"stream-held-\" n++ { exit 1 } END { exit n != 60 }'"),
+	      "stream: all 60 of them in the log, once each, in order");
 
 	/* A line of root's own, with a seal made up; run-qemu.sh checks
 	 * what came every 10 s.
