@@ -342,10 +342,12 @@ static void test_trail(void)
 					 "\"what\":\"9 records logged; " TRAIL_HELD_MARK " for 12 s: "
 					 "400 bytes of records in their buffers: write /var/log/krsi: "
 					 "ENOSPC\"}");
-			else
+			else	/* line 8: a stop with records still held back */
 				snprintf(rec, sizeof(rec), "{\"seq\":9,\"time_ns\":3,\"pid\":7,"
 					 "\"uid\":0,\"comm\":\"x\",\"policy\":\"reader\","
-					 "\"event\":\"stop\",\"what\":\"\"}");
+					 "\"event\":\"stop\",\"what\":\"krsi logd stops; "
+					 TRAIL_HELD_MARK " for 20 s: 500 bytes of records in their "
+					 "buffers: write /var/log/krsi: ENOSPC\"}");
 			seal_line(&sl, rec, strlen(rec), &out);
 		}
 		/* Then 100 lines of made-up positions far ahead: the keys
@@ -366,9 +368,12 @@ static void test_trail(void)
 		      strstr(report, "t:5: missing: records 3 to 6 are not in this copy"),
 		      "records not streamed: 4 missing, said at line 5; 100 lines far ahead "
 		      "forged, their keys found from marks (%.200s)", report);
-		check(c.withheld == 1 && strstr(report, "t:7: withheld: the reader holds "
-		      "records back, not logged: \"9 records logged; " TRAIL_HELD_MARK),
-		      "a heartbeat saying records are held back: withheld, at line 7");
+		check(c.withheld == 2 && strstr(report, "t:7: withheld: the reader holds "
+		      "records back, not logged: \"9 records logged; " TRAIL_HELD_MARK) &&
+		      strstr(report, "t:8: withheld: the reader holds records back, not "
+		      "logged: \"krsi logd stops; " TRAIL_HELD_MARK),
+		      "a heartbeat saying records are held back, and a stream that ends "
+		      "with records held back: withheld, at lines 7 and 8");
 		free(report);
 		free(text);
 		(void)tlen;
