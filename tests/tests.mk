@@ -305,6 +305,22 @@ $(LOCKDOWN_DIR)/initramfs.cpio: $(LOCKDOWN_DIR)/acpi.cpio $(IMAGE)/initramfs.cpi
 	$(call msg,CPIO,$@)
 	$(Q)cat $^ >$@
 
+# Debian's systemd with its BPF framework, and the series' libbpf.so.1, for
+# ARCH (tools/build/systemd.sh); the image whose PID 1 it is.
+SYSTEMD_OUT := $(BUILD)/systemd
+
+$(SYSTEMD_OUT)/built.stamp: tools/build/systemd.sh tools/build/fetch-debs.sh \
+		$(BUILD)/kernel.stamp
+	$(Q)tools/build/systemd.sh $(ARCH) $(KSRC) $(SYSTEMD_OUT)
+	$(Q)touch $@
+
+$(TEST_DIR)/systemd.initramfs.cpio.gz: $(SYSTEMD_OUT)/built.stamp \
+		$(wildcard tests/sessions/systemd/*) $(BUILD)/gen_init_cpio $(DEBROOT_STAMP)
+	$(call msg,CPIO,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)tests/sessions/systemd/image.sh $(BUILD)/gen_init_cpio $@ $(SYSTEMD_OUT) \
+		$(BUSYBOX) $(KCROSS:-=)
+
 # test-build-KERNEL: what the boots on KERNEL need (tests/run-tests.sh
 # builds each one before its boots); the appliance's adds the host tests
 # and what the sessions boot.
@@ -318,10 +334,17 @@ ifeq ($(ARCH),arm64)
 SESSION_FILES += $(LOCKDOWN_DIR)/initramfs.cpio
 endif
 
+# arm64's mainline kernel (cgroups, KRSI, no trampoline) boots the image
+# whose PID 1 is Debian's systemd (tests/sessions/systemd.sh).
+ifeq ($(ARCH),arm64)
+KERNEL_SESSION_FILES_mainline := $(TEST_DIR)/systemd.initramfs.cpio.gz
+endif
+
 define kernel_tests
 .PHONY: test-build-$(1)
 test-build-$(1): $(if $(filter appliance,$(1)),all $(SESSION_FILES),$(BUILD)/kernel-$(1).stamp) \
-	$(patsubst %,$(TEST_DIR)/%.initramfs.cpio.gz,$(call suites_on,$(1)))
+	$(patsubst %,$(TEST_DIR)/%.initramfs.cpio.gz,$(call suites_on,$(1))) \
+	$(KERNEL_SESSION_FILES_$(1))
 endef
 $(foreach k,$(TEST_KERNELS),$(eval $(call kernel_tests,$(k))))
 

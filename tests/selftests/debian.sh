@@ -17,19 +17,12 @@ tests=test_lsm,test_local_storage,test_bprm_opts,deny_namespace,bpf_cookie/lsm
 
 die() { echo "selftests-debian: $*" >&2; exit 1; }
 
-mkdir -p "$work"
-# The kernel package linux-image-arm64 stands for, downloaded, unpacked.
-pkg=$(apt-cache depends linux-image-arm64:arm64 2>/dev/null |
-	sed -n 's/^ *Depends: \(linux-image-6\.1[^ :]*\).*/\1/p' | head -n 1)
-[ -n "$pkg" ] || die "no linux-image-arm64:arm64 in apt (make ARCH=arm64 deps)"
-rm -rf "$work/root" "$work"/*.deb
-(cd "$work" && apt-get download -q=2 "$pkg:arm64") || die "cannot download $pkg:arm64"
-dpkg-deb -x "$work"/*.deb "$work/root" || die "cannot unpack $pkg"
-kernel=$(echo "$work"/root/boot/vmlinuz-*)
-[ -r "$kernel" ] || die "no kernel in $pkg"
+. tests/lib/debian-kernel.sh
+debian_kernel "$work" || exit 1
+kernel=$debian_kernel
 
 console=$work/console.log
-echo "--- $pkg ($(dpkg-deb -f "$work"/*.deb Version)), booted with $image"
+echo "--- $debian_package, booted with $image"
 ./run-qemu.sh --arch arm64 --kernel "$kernel" --initrd "$image" --mode test \
 	--timeout 900 --memory 1G \
 	--append "krsi.tests=selftests krsi.selftests=$tests krsi.denylist=none" \

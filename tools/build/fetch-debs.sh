@@ -18,9 +18,13 @@ die() { echo "fetch-debs: $*" >&2; exit 1; }
 rm -rf "$dir" "$dir.debs"
 mkdir -p "$dir" "$dir.debs"
 for pkg in "$@"; do
+	# A package of every architecture (Architecture: all) has no :ARCH.
+	want=$pkg:$arch
+	[ "$(apt-cache show --no-all-versions "$pkg" 2>/dev/null |
+		sed -n 's/^Architecture: //p' | head -n 1)" = all ] && want=$pkg
 	# apt-get download writes into the current directory.
-	(cd "$dir.debs" && apt-get download -q=2 "$pkg:$arch" 2>/dev/null) ||
-		die "cannot download $pkg:$arch (run 'make ARCH=$arch deps')"
+	(cd "$dir.debs" && apt-get download -q=2 "$want" 2>/dev/null) ||
+		die "cannot download $want (run 'make ARCH=$arch deps')"
 done
 for deb in "$dir.debs"/*.deb; do
 	dpkg-deb -x "$deb" "$dir"

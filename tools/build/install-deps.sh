@@ -17,6 +17,7 @@ PACKAGES="
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross musl-dev:arm64 qemu-system-arm
 	qemu-efi-aarch64
 	qemu-user-static
+	meson ninja-build gperf python3-jinja2 pkgconf dpkg-dev
 "
 # gnuplot-nox draws make bench's curve (an SVG, no X libraries).
 # s390x and arm64 (make ARCH=..., and their boots in make test): the cross
@@ -26,6 +27,9 @@ PACKAGES="
 # (qemu-system-misc has s390x's, qemu-system-arm aarch64's; qemu-efi-aarch64
 # the UEFI firmware of the arm64 lockdown boots) and qemu-user,
 # which runs the s390x bpftool that makes the light skeletons there.
+# meson, ninja, gperf, jinja2 and pkg-config build Debian's systemd from
+# its source package (apt-get source, which dpkg-dev's dpkg-source
+# unpacks) for arm64's systemd image (tools/build/systemd.sh).
 # musl-dev:ARCH, and the packages the build unpacks
 # (tools/build/fetch-debs.sh), need dpkg to know the architecture.
 FOREIGN_ARCHES="s390x arm64"
