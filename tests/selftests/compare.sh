@@ -7,7 +7,7 @@
 # the intended changes the cover letter names), says otherwise.  Prints
 # the counts and every difference; exits 1 on a regression.
 #
-# usage: selftests-compare.sh UNPATCHED PATCHED EXPECTED
+# usage: compare.sh UNPATCHED PATCHED EXPECTED
 set -u
 unpatched=$1 patched=$2 expected=$3
 

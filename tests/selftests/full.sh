@@ -7,7 +7,7 @@
 # from nothing, 10 once built), so it is a target of its own, not part of
 # `make test`.
 #
-# usage: selftests.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO WORK_DIR
+# usage: full.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO WORK_DIR
 #
 # With SELFTESTS=NAME,NAME... (and RUNS=N, default 10) in the environment,
 # only those tests of test_progs run, N times on each kernel, and the

@@ -14,7 +14,7 @@
 # link on a hook file's descriptor) but not BPF_F_KRSI_HOOK, which v1
 # never asked for (tests/selftests/v1-compat.h).
 #
-# usage: selftests-v1.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO BPFTOOL \
+# usage: v1.sh KERNEL_TREE APPLIANCE_CONFIG GEN_INIT_CPIO BPFTOOL \
 #	ACPI_CPIO WORK_DIR	(ACPI_CPIO: make test's ACPI table, tests/sessions/ssdt.dsl)
 set -u
 . tests/lib/boot.sh

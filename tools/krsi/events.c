@@ -108,14 +108,6 @@ static void print_line(struct reading *r, const struct strbuf *line)
 	}
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The log to read: root's whole log, or the caller's own. */
 static const char *log_dir(const struct events_options *o, char *buf, size_t size)
 {

@@ -333,7 +333,9 @@ int args_none(int argc, char **argv);
 int args_one(int argc, char **argv);
 int args_json(int argc, char **argv);
 
-/* Print an error: "krsi: WHAT: ERRNO". */
+/* "krsi: WHAT: ERRNO" on stderr, WHAT from @fmt (common.c). */
 void error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* CLOCK_MONOTONIC in milliseconds. */
+long long now_ms(void);
 
 #endif

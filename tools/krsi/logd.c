@@ -258,14 +258,6 @@ static unsigned long long boot_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static struct event_str cstr(const char *s)
 {
 	return (struct event_str){ s, strlen(s) };

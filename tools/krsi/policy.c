@@ -572,14 +572,3 @@ int policy_detach(const struct policy *p)
 		policy_unpin(p);
 	return err;
 }
-
-void error(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "krsi: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", errname(-err));
-}
