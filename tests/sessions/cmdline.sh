@@ -4,9 +4,11 @@
 # The appliance's kernel carries its boot policies (patch 0024) and does
 # not run without them: a command line may add policies (the signed and
 # boot suites add protect_log with krsi.policies=), but one whose lsm=
-# leaves KRSI out, whose initcall_blacklist= names the initcall that
+# leaves KRSI out, whose initcall_blacklist= skips the initcall that
 # attaches them, or whose init= or rdinit= names another init, stops the
-# boot before init.  Booted as it is, it says
+# boot before init.  The blacklist is not looked at by name (under LTO
+# the initcall is a stub of another name): the kernel finds, before the
+# first exec, that the policies are not attached.  Booted as it is, it says
 # how many programs it attached before init.  Consoles:
 # DIR/cmdline.NAME.log.
 #
@@ -47,7 +49,7 @@ if grep -q "krsi: this kernel carries boot policies, and runs no other init than
 else
 	echo "not ok cmdline: rdinit=/bin/sh: no panic naming init= (see $DIR/cmdline.rdinit.log)"
 fi
-if grep -q "krsi: this kernel carries boot policies, and its command line would skip them (initcall_blacklist=)" \
+if grep -q "krsi: this kernel carries boot policies, and they were not attached before init (initcall_blacklist=, or their initcall did not run)" \
 	"$DIR/cmdline.blacklist.log"; then
 	echo "ok cmdline: initcall_blacklist=krsi_boot_policies_load: the panic says why"
 else
