@@ -63,9 +63,18 @@ kernel: $(BUILD)/kernel.stamp
 
 # A variant of the appliance's kernel for the tests: kernel/VARIANT.config
 # merged over its configuration, built in $(BUILD)/kernel-VARIANT
-# (kernel/debug.config: KASAN and lockdep; kernel/audit-only.config:
-# without CONFIG_SECURITY_BPF_ENFORCE).  tests/suites.tab says which boot
-# which.
+# (kernel/debug.config: KASAN and lockdep; kernel/mainline.config: what
+# mainline's tests need).  tests/suites.tab says which boot which.
+#
+# A variant may build on another: a line "# base: NAME" in its file
+# merges kernel/NAME.config first.  kernel/mainline-audit.config is
+# mainline's without CONFIG_SECURITY_BPF_ENFORCE: the two differ in one
+# option that three files read, so ccache's preprocessor mode finds
+# nearly every object of the one among the other's.
+variant_base = $(patsubst %,kernel/%.config,$(shell sed -n 's/^\# base: *//p' kernel/$(1).config))
+$(foreach v,$(basename $(notdir $(wildcard kernel/*.config))),\
+	$(if $(call variant_base,$(v)),\
+		$(eval $(BUILD)/kernel-$(v).stamp: $(call variant_base,$(v)))))
 $(BUILD)/kernel-bare.stamp: $(BUILD)/kernel.stamp
 	$(Q)touch $@
 
@@ -79,10 +88,11 @@ $(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check
 	$(Q)mkdir -p $(BUILD)/kernel-$*
 	$(call msg,CONFIG,$(BUILD)/kernel-$*/.config)
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(BUILD)/kernel-$* \
-		$(KOUT)/.config $(BUILD)/keys/bare.config kernel/$*.config \
-		>$(BUILD)/kernel-$*/merge_config.log 2>&1
+		$(KOUT)/.config $(BUILD)/keys/bare.config $(call variant_base,$*) \
+		kernel/$*.config >$(BUILD)/kernel-$*/merge_config.log 2>&1
 	$(Q)$(call kmake,$(BUILD)/kernel-$*) olddefconfig >>$(BUILD)/kernel-$*/merge_config.log 2>&1
-	$(Q)tools/build/check-config.sh kernel/$*.config $(BUILD)/kernel-$*/.config
+	$(Q)for f in $(call variant_base,$*) kernel/$*.config; do \
+		tools/build/check-config.sh $$f $(BUILD)/kernel-$*/.config || exit 1; done
 	$(call msg,KERNEL,$(BUILD)/kernel-$*/arch/$(KARCH)/boot/$(KIMAGE_NAME))
 	$(Q)$(call kmake,$(BUILD)/kernel-$*) $(KIMAGE_NAME)
 	$(Q)touch $@

@@ -326,7 +326,7 @@ $(TEST_DIR)/systemd.initramfs.cpio.gz: $(SYSTEMD_OUT)/built.stamp \
 # and what the sessions boot.
 SESSION_FILES := $(TEST_DIR)/initramfs.cpio.gz
 ifeq ($(ARCH),x86_64)
-SESSION_FILES += $(HOST_TESTS) $(LOCKDOWN_DIR)/initramfs.cpio
+SESSION_FILES += $(HOST_TESTS)
 # The labs with their solutions and as given (labs/labs.mk).
 SESSION_FILES += $(BUILD)/labs/solutions.cpio.gz $(BUILD)/labs/given.cpio.gz
 endif

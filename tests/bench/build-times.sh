@@ -5,7 +5,7 @@
 # scratch build directory with an empty ccache, as on a fresh machine, and
 # report each stage (extraction and patching, configuration, the
 # appliance's kernel by top-level directory, its link and BTF, user space,
-# the debug and audit-only kernels).  Slow: a whole cold build.
+# the debug kernel, then the rest of what x86_64's boots need).  Slow: a whole cold build.
 #
 # usage: build-times.sh SCRATCH_DIR
 set -eu
@@ -31,7 +31,6 @@ stage() {
 stage kernel "$build/kernel.stamp"
 stage userspace all
 stage debug-kernel "$build/kernel-debug.stamp"
-stage audit-kernel "$build/kernel-audit-only.stamp"
 stage test-build test-build
 
 # The kernel stage from its own log lines and the files it left: the

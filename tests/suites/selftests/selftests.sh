@@ -8,7 +8,7 @@
 #
 # usage: selftests.sh [TEST...]
 # Without a TEST, those of krsi.selftests=TEST,TEST on the kernel command
-# line (tests/suites.tab: krsi_audit_only on the audit-only kernel), else
+# line (tests/suites.tab: krsi_audit_only on arm64's mainline-audit kernel), else
 # every test test_progs has.  On an architecture with a deny list
 # (/tests/DENYLIST.ARCH: what needs a trampoline on a kernel function,
 # tests/suites/selftests/mainline/limits.sh checks each), not those,
