@@ -134,6 +134,8 @@ all: $(IMAGE)/$(KIMAGE_NAME) $(IMAGE)/initramfs.cpio.gz $(IMAGE)/krsi
 help:
 	@echo "make            build image/bzImage and image/initramfs.cpio.gz"
 	@echo "make run        install deps, build, boot in QEMU (./run-qemu.sh)"
+	@echo "make run LEARN=1  the learning boot: nothing held by the kernel, never"
+	@echo "                locked (./run-qemu.sh --learn)"
 	@echo "make test       install deps, build, run host and in-guest tests"
 	@echo "                (x86_64's, arm64's and s390x's: tests/suites.tab)"
 	@echo "make ARCH=arm64 [run|test|bench]  the same for arm64 (or s390x):"
@@ -155,8 +157,9 @@ help:
 deps:
 	$(Q)tools/build/install-deps.sh
 
+# make run LEARN=1: the learning boot (./run-qemu.sh --learn).
 run: deps all
-	./run-qemu.sh --arch $(ARCH)
+	./run-qemu.sh --arch $(ARCH)$(if $(LEARN), --learn)
 
 include kernel/kernel.mk
 include progs/progs.mk

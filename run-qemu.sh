@@ -7,6 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 arch=x86_64
 kernel=
 initrd=
+learn=
 append=""
 mode=""
 results=""
@@ -35,6 +36,12 @@ graphics). The guest powers off with 'reboot -f'; Ctrl-A X also quits QEMU.
   --kvm             use KVM instead of software emulation (TCG), after a
                     short probe boot shows that KVM works on this machine
                     (x86_64 on an x86_64 host, arm64 on an arm64 host)
+  --learn           the learning boot: the same image on the kernel without
+                    boot policies (its first build, build/kernel-bare/),
+                    where /init attaches boot.conf's policies (or those of
+                    krsi.policies=) and never locks, so that policies can
+                    be attached, detached and tried in audit mode; the
+                    banner says LEARNING ('make run LEARN=1')
   --demo            show each policy at work, allowed and denied case with
                     the event it produced, then power off (--mode demo)
   --icount          count instructions instead of running in real time:
@@ -92,6 +99,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) [ $# -ge 2 ] || die "--arch needs an architecture"; arch=$2; shift ;;
 	--kvm) accel=kvm ;;
+	--learn) learn=1 ;;
 	--verbose) loglevel=8 ;;
 	--demo) mode=demo ;;
 	--icount) icount=1 ;;
@@ -164,6 +172,17 @@ s390x)
 	;;
 *) die "--arch $arch: x86_64, arm64 or s390x" ;;
 esac
+# The learning boot: the appliance's first kernel, which carries no boot
+# policies (kernel/kernel.mk), and /init told not to lock.
+if [ -n "$learn" ]; then
+	[ -z "$kernel" ] || die "--learn and --kernel: one or the other"
+	case $arch in
+	x86_64) kernel=$here/build/kernel-bare/arch/x86/boot/$kname ;;
+	arm64) kernel=$here/build/arm64/kernel-bare/arch/arm64/boot/$kname ;;
+	s390x) kernel=$here/build/s390x/kernel-bare/arch/s390/boot/$kname ;;
+	esac
+	append="$append krsi.boot=learn"
+fi
 kernel=${kernel:-$images/$kname}
 initrd=${initrd:-$images/initramfs.cpio.gz}
 

@@ -70,13 +70,16 @@ $(GEN)/updates/%.krsi: $(PACK) $(SIGNING_KEY) $(BUILD)/kernel.stamp
 
 # The policies the kernel attaches before init, in that order, one file
 # for security/krsi/boot_policies.S: those of rootfs/etc/krsi/boot.conf
-# but protect_log, which guards the file system /init mounts for the log
+# (read from it: one list), but protect_log, which guards the file
+# system /init mounts for the log
 # (its device is known only then), and which /init attaches.  The kernel
 # holds them: nothing detaches them, and only a newer signed version
 # replaces one.  `make KRSI_BOOT_POLICIES=` builds a kernel that carries
 # none, as the tests' bare kernel is.
-KRSI_BOOT_POLICIES ?= no_module_load protect_init no_tmp_exec wx protect_secret \
-	audit_exec krsi_lock
+# A NAME:audit line is not carried: the kernel attaches every boot policy
+# enforcing, and a policy asked for in audit mode stays /init's to attach.
+BOOT_CONF_POLICIES := $(shell sed -n 's/^\([a-z][a-z0-9_]*\)$$/\1/p' rootfs/etc/krsi/boot.conf)
+KRSI_BOOT_POLICIES ?= $(filter-out protect_log,$(BOOT_CONF_POLICIES))
 # make KRSI_BOOT_LOCK=1 (the default): the kernel's krsi_lock is signed
 # with its map `lock` frozen (krsi-pack -F lock), so that the kernel is
 # locked as it attaches it, before init: no process ever loads or

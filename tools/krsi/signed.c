@@ -362,9 +362,10 @@ int held_origin(const struct policy *p, struct krsi_origin *o)
 	o->version = held.version;
 	o->pid = held.pid;
 	o->uid = held.uid;
-	/* The kernel keeps who, not with what: its own, or a write's. */
+	/* The kernel keeps who, not with what: its own, or a write's (the
+	 * readers put it in parentheses, as they put an executable). */
 	snprintf(o->exe, sizeof(o->exe), "%s", held.pid ?
-		 "(written to " KRSI_POLICIES_FILE ")" : "(the kernel, at boot)");
+		 "written to " KRSI_POLICIES_FILE : "the kernel, at boot");
 	for (id = strtok_r(held.links, " ", &save);
 	     id && o->nr_progs < KRSI_ORIGIN_PROGS;
 	     id = strtok_r(NULL, " ", &save)) {
