@@ -64,5 +64,9 @@ not_run
 
 echo "--- where the time went (s; the builds behind ran beside the boots)"
 cat "$times"
+# A whole run's table is what docs/measurements.md shows (figures.sh).
+[ -n "$only" ] || { cat "$times"; echo "$passed passed, $failed failed"; } |
+	tools/build/figures.sh docs/measurements.md make-test-times "make test" ||
+	failed=$((failed + 1))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -281,6 +281,19 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 } | tee "$out"
 curve_plot || echo "run-bench: gnuplot failed: no $dir/curve.svg" >&2
 
+# The documents that show these figures get them from here, never typed
+# (tools/build/figures.sh): the whole table in docs/benchmarks.md, and
+# x86_64's curve in README.
+command="make bench"
+[ "$arch" = x86_64 ] || command="make ARCH=$arch bench"
+tools/build/figures.sh docs/benchmarks.md "bench-$arch" "$command" <"$out"
+if [ "$arch" = x86_64 ]; then
+	for f in README.md docs/benchmarks.md; do
+		curve_table | tools/build/figures.sh "$f" bench-curve-x86_64 "$command"
+	done
+fi
+cp "$dir/curve.svg" "docs/bench-curve-$arch.svg" 2>/dev/null || true
+
 # No kernel report on a console, and every configuration has a result:
 # 4 calls, baseline, capability, 7 configurations (5 without a
 # trampoline) and the policies, and the reader's boot its two; the
