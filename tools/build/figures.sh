@@ -22,8 +22,12 @@ grep -q "^<!-- figures: $name -->\$" "$file" ||
 	die "$file has no block '<!-- figures: $name -->'"
 grep -q "^<!-- /figures: $name -->\$" "$file" ||
 	die "$file has no end '<!-- /figures: $name -->'"
+# "+" when what was measured may differ from the commit: a change to
+# anything but the documents and figures this writes (a run writes
+# several blocks, and the first would mark the others).
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || commit=$commit+
+[ -z "$(git status --porcelain --untracked-files=no -- . \
+	':(exclude)*.md' ':(exclude)*.svg' 2>/dev/null)" ] || commit=$commit+
 body=$(mktemp)
 trap 'rm -f "$body" "$body.new"' EXIT
 {
