@@ -4,7 +4,7 @@
 # policy's, not the kernel's), then with the policy attached, where it
 # must be refused; one "ok"/"not ok" line per route, and a last line for
 # the learner: which routes got through.
-. /tests/lib.sh
+. /tests/check.sh
 
 lab=${0##*/lab-}
 nr_routes=0

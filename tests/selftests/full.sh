@@ -127,7 +127,7 @@ image() {
 	{
 		echo "/mnt - 0755"
 		echo "/bin/bash /bin/bash-static 0755"
-		echo "/tests/run-guest-tests.sh $here/tests/selftests/guest-full.sh 0755"
+		echo "/tests/run-suite.sh $here/tests/selftests/guest-full.sh 0755"
 		echo "/tests/test_progs.sh $here/tests/lib/test_progs.sh 0755"
 		echo "/tests/selftests/rm $work/rm 0755"
 		echo "/tests/selftests/bpf_testmod.ko $testmod 0644"

@@ -2,7 +2,7 @@
 # `make selftests`, in the guest: every test of the kernel's test_verifier
 # and test_progs (built from the patched tree, tests/selftests/full.sh),
 # in /tests/selftests/, with what they expect of a distribution's system
-# set up first.  The image has it as /tests/run-guest-tests.sh, in place of
+# set up first.  The image has it as /tests/run-suite.sh, in place of
 # the appliance suites' runner, whose 300 s per test is for those suites.
 #
 # One "ok"/"not ok" line per test, subtest and verifier case, named

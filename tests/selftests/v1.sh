@@ -111,8 +111,8 @@ for t in $tests; do
 done
 {
 	echo "/mnt - 0755"
-	echo "/tests/lib.sh $here/tests/lib/check.sh 0755"
-	echo "/tests/run-guest-tests.sh $here/tests/lib/run-suite.sh 0755"
+	echo "/tests/check.sh $here/tests/lib/check.sh 0755"
+	echo "/tests/run-suite.sh $here/tests/lib/run-suite.sh 0755"
 	echo "/tests/test_progs.sh $here/tests/lib/test_progs.sh 0755"
 	echo "/tests/selftests.sh $here/tests/suites/selftests/selftests.sh 0755"
 	for t in $tests; do

@@ -4,7 +4,7 @@
 # on to root's shell, the attack is held to the session's limits, and the
 # policies are attached, locked, denying and recording.  /tmp is full:
 # what this writes goes to root's own /root.
-. /tests/lib.sh
+. /tests/check.sh
 
 # The demo user's processes, one "PID" line each.
 demo_pids() {

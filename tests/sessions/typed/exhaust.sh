@@ -4,7 +4,7 @@
 # /init gave its session, fills every place it can write, and leaves memory
 # hogs and a fork bomb running that the end of its shell does not stop.
 # Root's shell then checks what is left (after_exhaust.sh).
-. /tests/lib.sh
+. /tests/check.sh
 
 # What /init set for the session, and the demo user cannot undo.
 check "demo: at most 32 processes" sh -c '[ "$(ulimit -H -u)" = 32 ]'

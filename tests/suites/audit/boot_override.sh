@@ -2,7 +2,7 @@
 # Booted with krsi.policies=protect_init,no_such_policy: the kernel command
 # line replaces /etc/krsi/boot.conf, and a policy that cannot be attached is
 # reported loudly while the boot goes on with the others.
-. /tests/lib.sh
+. /tests/check.sh
 
 check "override: protect_init attached from the command line" \
 	grep -q "^  protect_init *attached" /run/krsi/banner

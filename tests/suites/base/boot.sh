@@ -1,6 +1,6 @@
 #!/bin/sh
 # The appliance boots into a kernel with what KRSI needs.
-. /tests/lib.sh
+. /tests/check.sh
 
 check "boot: procfs mounted" grep -q '^proc /proc proc' /proc/mounts
 check "boot: securityfs mounted" grep -q ' /sys/kernel/security securityfs ' /proc/mounts

@@ -7,7 +7,7 @@
 # at boot (/etc/krsi/boot.conf) are attached here, and detached at the end;
 # all but krsi_lock, whose lock would outlast this test (until reboot) and
 # refuse the detach.
-. /tests/lib.sh
+. /tests/check.sh
 
 bpftool=/usr/sbin/bpftool
 hooks=/sys/kernel/security/bpf

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The krsi command: every subcommand and its error paths, on the appliance's
 # kernel with no policy attached at boot.
-. /tests/lib.sh
+. /tests/check.sh
 
 cli_out=$expect_out
 

@@ -6,7 +6,7 @@
 # it is attached, its mode, each program in its hook's file and how
 # often it ran, its denials ("my program never fires"); and as the demo
 # user, what it could not read, never "no" in its place.
-. /tests/lib.sh
+. /tests/check.sh
 
 expect 0 "doctor: root, nothing attached: no problem" krsi doctor
 check "doctor: KRSI is an active LSM" says '^ok       KRSI is an active LSM (.*krsi'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # KRSI is an active LSM with one file per attachable hook in securityfs.
-. /tests/lib.sh
+. /tests/check.sh
 
 dir=/sys/kernel/security/bpf
 

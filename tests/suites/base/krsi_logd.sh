@@ -10,7 +10,7 @@
 # nobody reading, all logged once the reader is back.  And 100,000
 # records: none lost, and krsi events -n 1 over them prints one and takes
 # nothing.
-. /tests/lib.sh
+. /tests/check.sh
 
 as_demo() { su demo -c "$*"; }
 reader_pid() { sed -n 's/^pid \([0-9]*\) .*/\1/p' /var/log/krsi/reader; }

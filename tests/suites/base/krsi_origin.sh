@@ -7,7 +7,7 @@
 # krsi why says it to them.  When a load goes (detached, replaced), the
 # reader logs how many denials it made on each hook, reported or not,
 # and how many of them the log holds.
-. /tests/lib.sh
+. /tests/check.sh
 
 as_demo() { su demo -c "$*"; }
 deny_line() { krsi events --json --policy protect_secret | grep "\"event\":\"$1\"" | tail -n 1; }

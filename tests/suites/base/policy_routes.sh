@@ -2,7 +2,7 @@
 # The hooks that the read-only image hides in the boot suite: booted with
 # no policy attached, each policy is attached alone here, so that what it
 # refuses is refused by it (and reported), not by EROFS or another policy.
-. /tests/lib.sh
+. /tests/check.sh
 
 events=/tmp/policy_routes.events
 reported() { grep -q -e "$1" "$events"; }

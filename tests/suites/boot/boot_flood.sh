@@ -8,7 +8,7 @@
 # its size by rotation, each rotation recorded.  The numbers go to the
 # results.  (100,000 records and -n 1 over them: tests/suites/base/krsi_logd.sh,
 # in a boot whose log is not also streamed to the host, byte by byte.)
-. /tests/lib.sh
+. /tests/check.sh
 
 execs=10000
 denials=20000

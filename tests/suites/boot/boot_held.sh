@@ -4,7 +4,7 @@
 # /init ran, held by it (no pins), and everything works as for a policy
 # /init attaches: the reader has their buffers from their first record,
 # /init's own exec included, and says who loaded them.
-. /tests/lib.sh
+. /tests/check.sh
 
 policies=/sys/kernel/security/krsi/policies
 boot="no_module_load protect_init no_tmp_exec wx protect_secret audit_exec krsi_lock"

@@ -2,7 +2,7 @@
 # Booted with krsi.tests=boot: /init attached /etc/krsi/boot.conf and locked.
 # Every policy's allowed and denied cases and the bypasses each one closes,
 # from the shell; the system-call level ones are in boot_calls.
-. /tests/lib.sh
+. /tests/check.sh
 
 as_demo() { su demo -c "$*"; }
 

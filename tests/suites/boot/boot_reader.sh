@@ -7,7 +7,7 @@
 # knob is refused (boot_bypass tries every vm.* knob), and the record is
 # logged with no memory the reader did not take before the lock: its
 # address space is the same size before and after, and locked.
-. /tests/lib.sh
+. /tests/check.sh
 
 read -r _ reader _ </var/log/krsi/reader
 # status FIELD: the reader's /proc/PID/status field, in kB.

@@ -2,7 +2,7 @@
 # Booted with krsi.tests=boot, locked: krsi trace still shows every hook a
 # command reaches, each program that ran with its policy and value, and
 # who decided; the demo user may not trace.
-. /tests/lib.sh
+. /tests/check.sh
 
 trace_out=/tmp/trace.out
 

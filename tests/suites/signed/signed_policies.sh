@@ -7,7 +7,7 @@
 # own errno and a kernel log line.  The image has every policy signed as
 # version 1 (/usr/lib/krsi); /tests has protect_secret as versions 2 to
 # 6, version 2 unsigned and signed by another key (tests/tests.mk).
-. /tests/lib.sh
+. /tests/check.sh
 
 as_demo() { su demo -c "$*"; }
 policies=/sys/kernel/security/krsi/policies
