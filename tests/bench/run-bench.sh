@@ -282,15 +282,16 @@ rebuild_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 curve_plot || echo "run-bench: gnuplot failed: no $dir/curve.svg" >&2
 
 # The documents that show these figures get them from here, never typed
-# (tools/build/figures.sh): the whole table in docs/benchmarks.md, and
-# x86_64's curve in README.
+# (tools/build/figures.sh): x86_64's whole table in docs/benchmarks.md,
+# another architecture's in docs/architectures.md; each architecture's
+# curve in docs/benchmarks.md, and x86_64's in README too.
 command="make bench"
-[ "$arch" = x86_64 ] || command="make ARCH=$arch bench"
-tools/build/figures.sh docs/benchmarks.md "bench-$arch" "$command" <"$out"
+doc=docs/benchmarks.md
+[ "$arch" = x86_64 ] || { command="make ARCH=$arch bench"; doc=docs/architectures.md; }
+tools/build/figures.sh "$doc" "bench-$arch" "$command" <"$out" || exit 1
+curve_table | tools/build/figures.sh docs/benchmarks.md "bench-curve-$arch" "$command" || exit 1
 if [ "$arch" = x86_64 ]; then
-	for f in README.md docs/benchmarks.md; do
-		curve_table | tools/build/figures.sh "$f" bench-curve-x86_64 "$command"
-	done
+	curve_table | tools/build/figures.sh README.md bench-curve-x86_64 "$command" || exit 1
 fi
 cp "$dir/curve.svg" "docs/bench-curve-$arch.svg" 2>/dev/null || true
 
