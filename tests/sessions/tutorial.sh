@@ -11,7 +11,9 @@
 # output README shows (not "...") must be printed, its numbers (times,
 # pids, ids) free.  A change to the appliance that breaks a step, or a
 # step that no longer matches what the appliance prints, fails here.
-# Consoles in DIR/tutorial-BOOT.console.log.
+# Then krsi.boot=learn on the appliance's kernel, which holds its
+# policies: ignored, and the banner says so.  Consoles in
+# DIR/tutorial-BOOT.console.log.
 #
 # usage: tutorial.sh (tests/run-tests.sh sets ARCH, DIR and TIMEOUT)
 set -u
@@ -107,3 +109,25 @@ cut -f1 "$steps" | awk '!seen[$0]++' | while IFS= read -r boot; do
 		done
 	kernel_reports "$name" "$console"
 done
+
+# The learning boot is the kernel that holds nothing: krsi.boot=learn on
+# the appliance's kernel, which locked before /init, must not make the
+# banner say LEARNING, and says it was ignored.
+name=tutorial-learn-on-appliance
+console=$dir/$name.console.log
+session=$name
+if console_boot "$name" "$console" "$timeout" --arch "$ARCH" --append krsi.boot=learn &&
+	await 'demo$ '; then
+	type_line exit
+	await 'root@krsi:/# ' && type_line "reboot -f"
+fi
+console_end
+tr -d '\r' <"$console" >"$dir/$name.clean"
+if grep -q '^!!! krsi.boot=learn ignored: this kernel holds its boot policies' "$dir/$name.clean" &&
+	grep -q '^lock: *locked until reboot' "$dir/$name.clean" &&
+	! grep -q '^boot: *LEARNING' "$dir/$name.clean"; then
+	echo "ok tutorial: krsi.boot=learn on the appliance's kernel is ignored, and the banner says so"
+else
+	echo "not ok tutorial: krsi.boot=learn on the appliance's kernel: no '!!! ... ignored' line, or LEARNING, or not locked (see $console)"
+fi
+kernel_reports "$name" "$console"
