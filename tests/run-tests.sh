@@ -28,7 +28,7 @@ passed=0 failed=0
 top=${BUILD:-build}
 times=$top/test/times.txt
 mkdir -p "$top/test" && : >"$times"
-start=$(date +%s)
+run_start=$(date +%s)
 
 groups | while read -r arch kernel; do
 	where "$arch"
@@ -69,7 +69,7 @@ cat "$times"
 # table in docs/measurements.md, how long the build and the run took on
 # README's first screen.
 if [ -z "$only" ]; then
-	total=$(($(date +%s) - start))
+	total=$(($(date +%s) - run_start))
 	{ cat "$times"; echo "$total s in all; $passed passed, $failed failed"; } |
 		tools/build/figures.sh docs/measurements.md make-test-times "make test" ||
 		failed=$((failed + 1))
