@@ -67,14 +67,19 @@ kernel: $(BUILD)/kernel.stamp
 # mainline's tests need).  tests/suites.tab says which boot which.
 #
 # A variant may build on another: a line "# base: NAME" in its file
-# merges kernel/NAME.config first.  kernel/mainline-audit.config is
-# mainline's without CONFIG_SECURITY_BPF_ENFORCE: the two differ in one
-# option that three files read, so ccache's preprocessor mode finds
-# nearly every object of the one among the other's.
-variant_base = $(patsubst %,kernel/%.config,$(shell sed -n 's/^\# base: *//p' kernel/$(1).config))
+# merges kernel/NAME.config first, and its first build starts from a
+# copy of NAME's build directory, so that kbuild compiles again only
+# what reads the options they differ in (it records, per object, the
+# options its sources used: include/config/).  kernel/mainline-audit.config
+# is mainline's without CONFIG_SECURITY_BPF_ENFORCE, which a few files
+# read: a link more than mainline, where its own build would preprocess
+# every file again for ccache.
+variant_base_name = $(shell sed -n 's/^\# base: *//p' kernel/$(1).config)
+variant_base = $(patsubst %,kernel/%.config,$(call variant_base_name,$(1)))
 $(foreach v,$(basename $(notdir $(wildcard kernel/*.config))),\
-	$(if $(call variant_base,$(v)),\
-		$(eval $(BUILD)/kernel-$(v).stamp: $(call variant_base,$(v)))))
+	$(if $(call variant_base_name,$(v)),\
+		$(eval $(BUILD)/kernel-$(v).stamp: $(call variant_base,$(v)) \
+			$(BUILD)/kernel-$(call variant_base_name,$(v)).stamp)))
 $(BUILD)/kernel-bare.stamp: $(BUILD)/kernel.stamp
 	$(Q)touch $@
 
@@ -86,6 +91,9 @@ $(BUILD)/keys/bare.config:
 $(BUILD)/kernel-%.stamp: $(BUILD)/kernel.stamp kernel/%.config tools/build/check-config.sh \
 		$(BUILD)/keys/bare.config
 	$(Q)mkdir -p $(BUILD)/kernel-$*
+	$(Q)base='$(call variant_base_name,$*)'; \
+	if [ -n "$$base" ] && [ ! -e $(BUILD)/kernel-$*/.config ]; then \
+		cp -a $(BUILD)/kernel-$$base/. $(BUILD)/kernel-$*/; fi
 	$(call msg,CONFIG,$(BUILD)/kernel-$*/.config)
 	$(Q)$(KSRC)/scripts/kconfig/merge_config.sh -m -O $(BUILD)/kernel-$* \
 		$(KOUT)/.config $(BUILD)/keys/bare.config $(call variant_base,$*) \
