@@ -43,8 +43,9 @@ $(PACK): tools/pack/krsi-pack.c $(patsubst %,$(GEN)/%.policy.h,$(POLICIES)) \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(MUSLCC) $(CFLAGS) $< $(LDFLAGS) -o $@
 
-# pack_version STEM OUT: pack the policy STEM names, NAME-vN, as version N.
-pack_version = n=$(1); $(TARGET_RUN) $(PACK) -V $${n\#\#*-v} $${n%-v*} $(2)
+# pack_version STEM OUT: pack the policy STEM names, NAME-vN, as version N
+# (and with PACK_FLAGS, krsi-pack's options, if a target sets them).
+pack_version = n=$(1); $(TARGET_RUN) $(PACK) $(PACK_FLAGS) -V $${n\#\#*-v} $${n%-v*} $(2)
 
 # sign FILE [KEY]: sign FILE in place (with the build's key).
 sign = $(SIGN_FILE) sha256 $(or $(2),$(SIGNING_KEY)) $(or $(2),$(SIGNING_KEY)) $(1)

@@ -209,9 +209,18 @@ SIGNED_TESTS := protect_secret-v2.krsi protect_secret-v3.krsi \
 SUITE_FILES_signed := $(patsubst %,$(TEST_DIR)/signed/%,$(SIGNED_TESTS))
 # The KRSI selftest of signed policies (krsi_policies, KRSI_POLICY_DIR)
 # loads no_module_load as versions 1 and 2 signed, and 2 signed by a key
-# the kernel does not trust; version 2 stays held until the boot ends.
+# the kernel does not trust, with its counter "lost" signed as a latch
+# (krsi-pack -L), which the test closes in version 1; and version 3
+# without that latch, which the kernel then refuses after its loader
+# ran, as often as the test races the loader.  Version 2 stays held
+# until the boot ends.
 SELFTEST_POLICIES := no_module_load-v1.krsi no_module_load-v2.krsi \
-	no_module_load-v2.other-key
+	no_module_load-v2.other-key no_module_load-v3-nolatch.krsi
+$(TEST_DIR)/signed/no_module_load-%.unsigned: PACK_FLAGS := -L lost
+$(TEST_DIR)/signed/no_module_load-v3-nolatch.krsi: $(PACK) $(SIGNING_KEY)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TARGET_RUN) $(PACK) -V 3 no_module_load $@.tmp && \
+		$(call sign,$@.tmp) && mv $@.tmp $@
 SUITE_FILES_selftests := $(SELFTESTS_KRSI) \
 	$(patsubst %,$(TEST_DIR)/signed/%,$(SELFTEST_POLICIES))
 # SUITE_ROOT_SUITE: files of the image outside /tests, as PATH=SOURCE,

@@ -8,9 +8,11 @@
 # attaches them, or whose init= or rdinit= names another init, stops the
 # boot before init.  The blacklist is not looked at by name (under LTO
 # the initcall is a stub of another name): the kernel finds, before the
-# first exec, that the policies are not attached.  Booted as it is, it says
-# how many programs it attached before init.  Consoles:
-# DIR/cmdline.NAME.log.
+# first exec, that the policies are not attached.  An initramfs whose
+# /init cannot run (a directory, appended as a second archive over the
+# image's) stops it too, rather than let the kernel run /sbin/init from
+# it.  Booted as it is, it says how many programs it attached before
+# init.  Consoles: DIR/cmdline.NAME.log.
 #
 # usage: cmdline.sh (tests/run-tests.sh sets DIR)
 set -u
@@ -20,6 +22,10 @@ probe_boot "$DIR/cmdline.plain.log"
 probe_boot "$DIR/cmdline.lsm.log" --append lsm=capability
 probe_boot "$DIR/cmdline.blacklist.log" --append initcall_blacklist=krsi_boot_policies_load
 probe_boot "$DIR/cmdline.rdinit.log" --append rdinit=/bin/sh
+# The image's initramfs, then an archive that makes /init a directory.
+echo "dir /init 0755 0 0" | "$BUILD/gen_init_cpio" - | gzip -n >"$DIR/cmdline.noinit.cpio.gz" &&
+	cat image/initramfs.cpio.gz "$DIR/cmdline.noinit.cpio.gz" >"$DIR/cmdline.badinit.cpio.gz"
+probe_boot "$DIR/cmdline.badinit.log" --initrd "$DIR/cmdline.badinit.cpio.gz"
 
 log=$DIR/cmdline.plain.log
 if grep -q "init: probe ok" "$log" &&
@@ -29,7 +35,7 @@ else
 	echo "not ok cmdline: the plain boot did not attach 7 policies and reach init (see $log)"
 fi
 kernel_reports cmdline "$log"
-for what in lsm blacklist rdinit; do
+for what in lsm blacklist rdinit badinit; do
 	log=$DIR/cmdline.$what.log
 	if grep -q "init: probe ok\|reached /init\|^/ # " "$log"; then
 		echo "not ok cmdline: $what: init ran without the boot policies (see $log)"
@@ -37,17 +43,23 @@ for what in lsm blacklist rdinit; do
 		echo "ok cmdline: $what: the boot stops before init"
 	fi
 done
-if grep -q "krsi: this kernel carries boot policies, and its command line leaves KRSI out (lsm=)" \
+if grep -q "krsi: this kernel carries boot policies, and KRSI is not enabled (lsm=, or CONFIG_LSM, leaves it out)" \
 	"$DIR/cmdline.lsm.log"; then
 	echo "ok cmdline: lsm=capability: the panic says why"
 else
 	echo "not ok cmdline: lsm=capability: no panic naming lsm= (see $DIR/cmdline.lsm.log)"
 fi
-if grep -q "krsi: this kernel carries boot policies, and runs no other init than its own" \
+if grep -q "krsi: this kernel carries boot policies, and would run another init than its initramfs.s /init (init=, rdinit=, or no /init)" \
 	"$DIR/cmdline.rdinit.log"; then
 	echo "ok cmdline: rdinit=/bin/sh: the panic says why"
 else
 	echo "not ok cmdline: rdinit=/bin/sh: no panic naming init= (see $DIR/cmdline.rdinit.log)"
+fi
+if grep -q "krsi: this kernel carries boot policies, and its init /init failed (error -13): no other runs" \
+	"$DIR/cmdline.badinit.log"; then
+	echo "ok cmdline: /init a directory: the panic says why, and /sbin/init never ran"
+else
+	echo "not ok cmdline: /init a directory: no panic naming /init (see $DIR/cmdline.badinit.log)"
 fi
 if grep -q "krsi: this kernel carries boot policies, and they were not attached before init (initcall_blacklist=, or their initcall did not run)" \
 	"$DIR/cmdline.blacklist.log"; then

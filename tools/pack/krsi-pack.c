@@ -14,10 +14,14 @@
  * skeleton's own open, configure and load functions, with the load that
  * the skeleton would hand to the kernel captured instead.
  *
- * usage: krsi-pack [-V VERSION] [-F MAP] [-R OLD=NEW]... [-N AS] NAME OUT
+ * Each policy's latches (latches[] below) are signed as such
+ * (KRSI_POLICY_MAP_LATCH): once frozen, every newer version keeps them.
+ *
+ * usage: krsi-pack [-V VERSION] [-F MAP] [-L MAP] [-R OLD=NEW]... [-N AS] NAME OUT
  *		the policy NAME (as version VERSION, for the tests), with its
  *		map MAP frozen by the kernel as it loads (KRSI_POLICY_MAP_FROZEN:
  *		krsi_lock's lock, for a kernel that locks at boot); for the
+ *		tests, with its map MAP a latch too (-L); for the
  *		tests, with a map or program OLD named NEW, of the same length,
  *		up to 4 times (a version without a map its predecessor froze),
  *		or the policy named AS (one the krsi tool does not know)
@@ -49,6 +53,24 @@ static void pack_free_map_data(void *p, __u64 addr, size_t sz);
 static __u32 krsi_load_version, version_override;
 /* The map -F names, or NULL. */
 static const char *frozen_map;
+/* The map -L names, or NULL. */
+static const char *latch_map;
+
+/*
+ * The latches (KRSI_POLICY_MAP_LATCH): the maps whose freezing is a
+ * decision for the boot, which a newer signed version of their policy
+ * keeps, frozen with their values: krsi_lock's lock and seal (`krsi
+ * lock`), and the reader's claim of every policy that knows the reader
+ * (progs/krsi_reader.h; NULL: any policy).  Any other map a user freezes
+ * is the policy's own state, which a newer version starts again.
+ */
+static const struct {
+	const char *policy, *map;
+} latches[] = {
+	{ "krsi_lock", "lock" },
+	{ "krsi_lock", "seal" },
+	{ NULL, "reader" },
+};
 /* -R OLD=NEW, up to MAX_RENAMES times: a name and its new name. */
 #define MAX_RENAMES	4
 static struct {
@@ -271,6 +293,24 @@ static int write_all(FILE *out, const void *buf, size_t len)
 	return len && fwrite(buf, len, 1, out) != 1 ? -EIO : 0;
 }
 
+/*
+ * Give @p's map @name (none if NULL) @flag in @maps: 0, or -ENOENT if @p
+ * has no map of that name.
+ */
+static int mark_map(const struct pack_policy *p, struct krsi_policy_map *maps,
+		    const char *name, __u32 flag)
+{
+	size_t i;
+
+	for (i = 0; name && p->maps[i].name; i++) {
+		if (!strcmp(p->maps[i].name, name)) {
+			maps[p->maps[i].index].flags |= flag;
+			return 0;
+		}
+	}
+	return name ? -ENOENT : 0;
+}
+
 /* The policy, laid out as <linux/krsi.h> says, unsigned. */
 static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 {
@@ -306,15 +346,16 @@ static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 			init_sz += maps[i].init_sz;
 		}
 	}
-	for (i = 0; frozen_map && p->maps[i].name; i++)
-		if (!strcmp(p->maps[i].name, frozen_map))
-			break;
-	if (frozen_map && !p->maps[i].name) {
-		fprintf(stderr, "krsi-pack: %s: no map '%s'\n", p->name, frozen_map);
+	if (mark_map(p, maps, frozen_map, KRSI_POLICY_MAP_FROZEN) ||
+	    mark_map(p, maps, latch_map, KRSI_POLICY_MAP_LATCH)) {
+		fprintf(stderr, "krsi-pack: %s: no map '%s'\n", p->name,
+			mark_map(p, maps, frozen_map, 0) ? frozen_map : latch_map);
 		return -ENOENT;
 	}
-	if (frozen_map)
-		maps[p->maps[i].index].flags |= KRSI_POLICY_MAP_FROZEN;
+	/* A policy without a map the table names has no such latch. */
+	for (j = 0; j < sizeof(latches) / sizeof(latches[0]); j++)
+		if (!latches[j].policy || !strcmp(latches[j].policy, p->name))
+			mark_map(p, maps, latches[j].map, KRSI_POLICY_MAP_LATCH);
 	for (i = 0; i < pack.nr_params; i++) {
 		pack.params[i].map = value_map[pack.params[i].map];
 		if (pack.params[i].map == KRSI_POLICY_MAX_MAPS) {
@@ -471,6 +512,8 @@ int main(int argc, char **argv)
 			version_override = strtoul(argv[2], &end, 10);
 		} else if (!strcmp(argv[1], "-F")) {
 			frozen_map = argv[2];
+		} else if (!strcmp(argv[1], "-L")) {
+			latch_map = argv[2];
 		} else if (!strcmp(argv[1], "-N")) {
 			packed_as = argv[2];
 		} else if (!strcmp(argv[1], "-R") && eq &&
@@ -488,7 +531,7 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc != 3 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-R OLD=NEW]... [-N AS] NAME OUT\n"
+		fprintf(stderr, "usage: krsi-pack [-V VERSION] [-F MAP] [-L MAP] [-R OLD=NEW]... [-N AS] NAME OUT\n"
 				"       krsi-pack --boot OUT FILE...\n");
 		status = 2;
 	} else {

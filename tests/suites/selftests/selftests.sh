@@ -33,14 +33,15 @@ list=/tests/DENYLIST.$(uname -m)
 [ -r "$list" ] && [ -z "$nodeny" ] && denied=$(denied_tests "$list" | paste -sd,)
 # test_local_storage binds a socket on loopback.
 ip link set dev lo up 2>/dev/null
-# krsi_policies/signed: a policy signed by the build's key as versions 1
-# and 2, and version 2 signed by another key (tests/tests.mk), under the
-# names the test reads in KRSI_POLICY_DIR.
+# krsi_policies/signed: a policy signed by the build's key as versions 1,
+# 2 and 3 (without its latch), and version 2 signed by another key
+# (tests/tests.mk), under the names the test reads in KRSI_POLICY_DIR.
 policies=/tmp/krsi-policies
 mkdir -p "$policies"
 ln -sf /tests/no_module_load-v1.krsi "$policies/v1.krsi"
 ln -sf /tests/no_module_load-v2.krsi "$policies/v2.krsi"
 ln -sf /tests/no_module_load-v2.other-key "$policies/other-key.krsi"
+ln -sf /tests/no_module_load-v3-nolatch.krsi "$policies/v3-nolatch.krsi"
 KRSI_POLICY_DIR=$policies /tests/test_progs ${names:+-t "$names"} ${denied:+-d "$denied"} >"$out" 2>&1
 status=$?
 cat "$out"

@@ -72,7 +72,7 @@ cp /tests/protect_secret-v2.krsi /tmp/tampered.krsi
 printf 'KRSI' | dd of=/tmp/tampered.krsi bs=1 seek=4096 conv=notrunc 2>/dev/null
 for c in "unsigned:ENODATA:not signed:-61" \
 	 "tampered:EKEYREJECTED:changed since it was signed:-129" \
-	 "other-key:ENOKEY:a key no trusted keyring has:-126"; do
+	 "other-key:ENOKEY:a key the builtin keyring does not have:-126"; do
 	what=${c%%:*} rest=${c#*:}
 	errno=${rest%%:*} rest=${rest#*:}
 	why=${rest%%:*} code=${rest#*:}
@@ -187,7 +187,7 @@ if held_by_kernel krsi_lock && held_by_kernel protect_init; then
 	expect 1 "signed: protect_init version 3 without the map reader is refused" \
 		krsi replace /tests/protect_init-v3-noreader.krsi
 	check "signed: the kernel log says why" \
-		logged "protect_init version 3 from user space (pid [0-9]* uid 0 krsi) refused: .*without an array the policy it replaces froze.*(-22)"
+		logged "protect_init version 3 from user space (pid [0-9]* uid 0 krsi) refused: .*without a latch the policy it replaces closed.*(-22)"
 	check "signed: the kernel holds protect_init version 2 still" \
 		grep -q "^protect_init 2 " "$policies"
 	check "signed: the reader is known to each new version" \
