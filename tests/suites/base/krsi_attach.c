@@ -195,6 +195,12 @@ static void stats_with(int n)
 		      i + 1, n, (unsigned long long)cnt[i],
 		      (unsigned long long)cnt[0]);
 	close(stats_fd);
+	/*
+	 * Counted from here: another task's open between the last reading
+	 * and the close was counted, statistics being on.
+	 */
+	for (i = 0; i < n && !err; i++)
+		err = prog_stats(progs[i], &cnt[i], &ns[i]);
 	for (i = 0; i < 5 && !err; i++)
 		err = try_open(TARGET);
 	for (i = 0; i < n && !err; i++) {
