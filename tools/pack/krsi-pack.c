@@ -21,13 +21,14 @@
  *		the policy NAME (as version VERSION, for the tests), with its
  *		map MAP frozen by the kernel as it loads (KRSI_POLICY_MAP_FROZEN:
  *		krsi_lock's lock, for a kernel that locks at boot); for the
- *		tests, with its map MAP a latch too (-L); for the
- *		tests, with a map or program OLD named NEW, of the same length,
+ *		tests, with its map MAP a latch too (-L), with a map or
+ *		program OLD named NEW, of the same length,
  *		up to 4 times (a version without a map its predecessor froze),
  *		or the policy named AS (one the krsi tool does not know)
  *        krsi-pack --boot OUT FILE...	signed policies, for the kernel
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,10 +296,10 @@ static int write_all(FILE *out, const void *buf, size_t len)
 
 /*
  * Give @p's map @name (none if NULL) @flag in @maps: 0, or -ENOENT if @p
- * has no map of that name.
+ * has no map of that name, which is an error (said) if @required.
  */
 static int mark_map(const struct pack_policy *p, struct krsi_policy_map *maps,
-		    const char *name, __u32 flag)
+		    const char *name, __u32 flag, bool required)
 {
 	size_t i;
 
@@ -308,7 +309,11 @@ static int mark_map(const struct pack_policy *p, struct krsi_policy_map *maps,
 			return 0;
 		}
 	}
-	return name ? -ENOENT : 0;
+	if (!name)
+		return 0;
+	if (required)
+		fprintf(stderr, "krsi-pack: %s: no map '%s'\n", p->name, name);
+	return -ENOENT;
 }
 
 /* The policy, laid out as <linux/krsi.h> says, unsigned. */
@@ -346,16 +351,14 @@ static int write_policy(FILE *out, const struct pack_policy *p, void *skel)
 			init_sz += maps[i].init_sz;
 		}
 	}
-	if (mark_map(p, maps, frozen_map, KRSI_POLICY_MAP_FROZEN) ||
-	    mark_map(p, maps, latch_map, KRSI_POLICY_MAP_LATCH)) {
-		fprintf(stderr, "krsi-pack: %s: no map '%s'\n", p->name,
-			mark_map(p, maps, frozen_map, 0) ? frozen_map : latch_map);
+	if (mark_map(p, maps, frozen_map, KRSI_POLICY_MAP_FROZEN, true) ||
+	    mark_map(p, maps, latch_map, KRSI_POLICY_MAP_LATCH, true))
 		return -ENOENT;
-	}
 	/* A policy without a map the table names has no such latch. */
 	for (j = 0; j < sizeof(latches) / sizeof(latches[0]); j++)
 		if (!latches[j].policy || !strcmp(latches[j].policy, p->name))
-			mark_map(p, maps, latches[j].map, KRSI_POLICY_MAP_LATCH);
+			mark_map(p, maps, latches[j].map, KRSI_POLICY_MAP_LATCH,
+				 false);
 	for (i = 0; i < pack.nr_params; i++) {
 		pack.params[i].map = value_map[pack.params[i].map];
 		if (pack.params[i].map == KRSI_POLICY_MAX_MAPS) {
