@@ -117,7 +117,13 @@ check "cli: status shows it attached in audit mode" \
 check "cli: status --json says so" \
 	sh -c 'krsi status --json | grep -q "{\"name\":\"protect_init\",\"state\":\"attached\",\"mode\":\"audit\",\"links\":\[{\"program\":"'
 check "cli: a policy in audit mode denies nothing" renice -n 0 -p 1
-krsi events -n 1 -t 1 >/tmp/krsi_cli.events 2>&1
+# The reader writes the record after the call has returned, and other
+# records may follow it: the policy's records, until it is there (20 s).
+for i in $(seq 20); do
+	krsi events --policy protect_init >/tmp/krsi_cli.events 2>&1
+	grep -q "protect_init would deny EPERM: task_setnice" /tmp/krsi_cli.events && break
+	sleep 1
+done
 check "cli: and reports what it would have denied" \
 	grep -q "protect_init would deny EPERM: task_setnice" /tmp/krsi_cli.events
 # The switch under load: every call made after enforce returns is denied,
