@@ -11,12 +11,15 @@ $(BIN)/%: tools/%.c $(LIB_SRCS) $(LIB_HDRS) $(SKELS) $(BUILD)/kernel.stamp
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(MUSLCC) $(CFLAGS) $< $(LIB_SRCS) $(LDFLAGS) -o $@
 
-$(BIN)/krsi: $(wildcard tools/krsi/*.c tools/krsi/*.h) $(LIB_SRCS) $(LIB_HDRS) \
+# The audit reader, `krsi logd`, is a folder of its own: tools/krsi/logd/.
+KRSI_SRCS := $(wildcard tools/krsi/*.c tools/krsi/logd/*.c)
+KRSI_HDRS := $(wildcard tools/krsi/*.h tools/krsi/logd/*.h)
+
+$(BIN)/krsi: $(KRSI_SRCS) $(KRSI_HDRS) $(LIB_SRCS) $(LIB_HDRS) \
 		$(SKELS) $(GEN)/policies.h $(GEN)/hook_defaults.h $(BUILD)/kernel.stamp
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(BIN)
-	$(Q)$(MUSLCC) $(CFLAGS) -Itools/krsi $(wildcard tools/krsi/*.c) \
-		$(LIB_SRCS) $(LDFLAGS) -o $@
+	$(Q)$(MUSLCC) $(CFLAGS) -Itools/krsi $(KRSI_SRCS) $(LIB_SRCS) $(LDFLAGS) -o $@
 
 # The krsi tool beside the image, for the host: run-qemu.sh checks the
 # host's copy of the audit stream with the code that sealed it (krsi

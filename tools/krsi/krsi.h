@@ -4,7 +4,7 @@
 
 /*
  * The krsi tool: the policies it embeds (policy.c), what it keeps in
- * bpffs, the audit reader (logd.c) and the log's reader (events.c).
+ * bpffs, the audit reader (logd/) and the log's reader (events.c).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -317,7 +317,7 @@ int cmd_replace(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_events(int argc, char **argv);		/* events.c */
 int cmd_why(int argc, char **argv);
-int cmd_logd(int argc, char **argv);		/* logd.c */
+int cmd_logd(int argc, char **argv);		/* logd/logd.c */
 int cmd_hooks(int argc, char **argv);		/* hooks.c */
 int cmd_hook(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
