@@ -22,7 +22,7 @@
 /*
  * The most data a record carries: an exec's file, interpreter and
  * arguments (a denial's is KRSI_WHAT_LEN).  The audit reader sizes its
- * buffers by it before the lock (tools/krsi/logd.c).
+ * buffers by it before the lock (tools/krsi/logd/).
  */
 #define KRSI_DATA_MAX	(2 * KRSI_PATH_MAX + KRSI_ARGS_MAX)
 

@@ -5,7 +5,7 @@
 /*
  * The port the audit log's stream leaves the machine by (run-qemu.sh
  * --log), one definition for the reader that opens it (tools/krsi/
- * logd.c), the policy that guards it by its number (progs/protect_log.
+ * logd/sink_stream.c), the policy that guards it by its number (progs/protect_log.
  * bpf.c) and the tests that try it (tests/suites/boot/boot_bypass.c):
  * the PC's third 8250 UART, ttyS2 (char 4:66); on arm64, whose virt
  * machine has one UART, the first virtio console, hvc0 (char 229:0).

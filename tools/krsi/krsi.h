@@ -211,16 +211,6 @@ int reader_claimed(const struct policy *p, pid_t pid);
  * 1, 0, or a negative errno (-ENOENT: not attached).
  */
 int reader_known_to(const char *policy, pid_t pid);
-/* /dev/kmsg, to read without waiting (kmsg.c): a descriptor or -errno. */
-int kmsg_open(void);
-/*
- * The next line the kernel logged about a policy it loads, into @line: 1,
- * 0 when there is none yet, -EPIPE when lines were overwritten before
- * they were read (the next call goes on), or another -errno.
- */
-int kmsg_next(int fd, char *line, size_t size);
-/* Is @line, one kmsg_next() gave, the kernel's line about a load? */
-bool kmsg_load_line(const char *line);
 /* Is the map behind @fd frozen?  Its fdinfo says so: 1, 0 or -errno. */
 int map_frozen(int fd);
 

@@ -35,14 +35,14 @@
  */
 /*
  * What the reader's heartbeat and stop record say when records are
- * held back, not logged (tools/krsi/logd.c): the host's check reports
+ * held back, not logged (tools/krsi/logd/state.c): the host's check reports
  * each such line.
  */
 #define TRAIL_HELD_MARK	"HELD BACK"
 
 /*
  * The seconds a machine may run after its stop record reached the host:
- * the reader powers it off right after (tools/krsi/logd.c), which takes
+ * the reader powers it off right after (tools/krsi/logd/logd.c), which takes
  * well under one.
  */
 #define TRAIL_STOP_GRACE_S	5

@@ -24,10 +24,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "krsi.h"
+#include "errname.h"
+#include "logd.h"
 
 #define KMSG_POLICY	"krsi: policy "
 #define ATTACHED	" programs attached"
+
+static int kmsg = -1;
 
 /* Does @text go on with @word?  Past it, or NULL. */
 static const char *skip(const char *text, const char *word)
@@ -37,7 +40,8 @@ static const char *skip(const char *text, const char *word)
 	return strncmp(text, word, n) ? NULL : text + n;
 }
 
-bool kmsg_load_line(const char *line)
+/* Is @line, one kmsg_next() gave, the kernel's line about a load? */
+static bool kmsg_load_line(const char *line)
 {
 	size_t len = strlen(line);
 
@@ -76,14 +80,12 @@ static bool policy_line(const char *text)
 	       strrchr(text, '(')[1] == '-';
 }
 
-int kmsg_open(void)
-{
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
-int kmsg_next(int fd, char *line, size_t size)
+/*
+ * The next line about a policy, without waiting, into @line: 1; 0 when
+ * there is none; -EPIPE when lines were overwritten before they were read
+ * (the next call goes on); another negative errno.
+ */
+static int kmsg_next(int fd, char *line, size_t size)
 {
 	char rec[2048];
 
@@ -91,6 +93,7 @@ int kmsg_next(int fd, char *line, size_t size)
 		ssize_t n = read(fd, rec, sizeof(rec) - 1);
 		unsigned long pri;
 		char *text, *end;
+		size_t len;
 
 		if (n < 0)
 			return errno == EAGAIN ? 0 : -errno;
@@ -105,7 +108,48 @@ int kmsg_next(int fd, char *line, size_t size)
 			*end = '\0';
 		if (!policy_line(text))
 			continue;
-		snprintf(line, size, "%s", text);
+		/* Cut to @size, as the record it becomes would be. */
+		len = strnlen(text, size - 1);
+		memcpy(line, text, len);
+		line[len] = '\0';
 		return 1;
 	}
+}
+
+void kmsg_start(void)
+{
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0)
+		emit_reader("error", 0, "/dev/kmsg: %s: the kernel's lines on policies "
+			    "are not logged", errname(errno));
+	else
+		sources_watch(kmsg, "/dev/kmsg");
+}
+
+/*
+ * Each line a record of the reader's ("kernel"), in the order the kernel
+ * wrote them.  A load sends the reader to the new version's buffers at
+ * once: waiting for its next look (RESCAN_MS after the last, or a second
+ * when idle) missed a version replaced within that time.
+ */
+void log_kernel_lines(void)
+{
+	bool loaded = false;
+	char line[512];
+	int n;
+
+	while (kmsg >= 0 && (n = kmsg_next(kmsg, line, sizeof(line))) != 0) {
+		if (n == 1) {
+			emit_reader("kernel", 0, "%s", line);
+			loaded |= kmsg_load_line(line);
+		} else if (n == -EPIPE) {
+			emit_reader("error", 0, "kernel log lines about policies lost: "
+				    "overwritten before they were read");
+		} else {
+			emit_reader("error", 0, "/dev/kmsg: %s", errname(-n));
+			break;
+		}
+	}
+	if (loaded)
+		rescan();
 }
