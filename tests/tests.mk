@@ -73,7 +73,14 @@ $(TEST_DIR)/host/%: tests/host/%.c $(LIB_SRCS) $(LIB_HDRS) tests/lib/check.h \
 		$(BUILD)/kernel.stamp
 	$(call msg,HOSTCC,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)gcc $(HOST_CFLAGS) $< $(LIB_SRCS) -o $@
+	$(Q)gcc $(HOST_CFLAGS) $(HOST_EXTRA) $< $(HOST_EXTRA_SRCS) $(LIB_SRCS) -o $@
+
+# The audit reader's round and records (tools/krsi/logd/), between rings
+# built by hand and sinks that fail on command.
+LOGD_STAGES := tools/krsi/logd/batch.c tools/krsi/logd/record.c
+$(TEST_DIR)/host/test_logd_pipeline: HOST_EXTRA := -Itools/krsi -Itools/krsi/logd
+$(TEST_DIR)/host/test_logd_pipeline: HOST_EXTRA_SRCS := $(LOGD_STAGES)
+$(TEST_DIR)/host/test_logd_pipeline: $(LOGD_STAGES) $(wildcard tools/krsi/*.h tools/krsi/logd/*.h)
 
 # Small purpose-built BPF programs for the guest tests (tests/progs/), kept
 # apart from the appliance's policies and never in its image.
