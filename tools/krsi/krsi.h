@@ -65,7 +65,7 @@ extern __u32 krsi_load_version;
 extern const struct policy policies[];
 extern const size_t nr_policies;
 
-/* A program a hook runs (attached.c). */
+/* A program a hook runs (hook_programs.c). */
 struct hook_program {
 	char name[64];		/* as the hook's file lists it */
 	__u32 prog_id;
@@ -153,7 +153,7 @@ int policy_map_fd(const struct policy *p, const char *map, __u32 flags);
 #define KRSI_READER_STATE	KRSI_LOG_DIR "/reader"
 
 
-/* What reader_state() says of the reader (reader.c). */
+/* What reader_state() says of the reader (reader_state.c). */
 enum {
 	READER_RUNNING = 1,
 	READER_STOPPED = 2,	/* it stopped, as asked */
@@ -299,7 +299,7 @@ int prog_info(__u32 id, struct bpf_prog_info *info);
 int cmd_list(int argc, char **argv);		/* list.c */
 int cmd_status(int argc, char **argv);		/* status.c */
 int cmd_lock(int argc, char **argv);		/* lock.c */
-int cmd_attach(int argc, char **argv);		/* manage.c */
+int cmd_attach(int argc, char **argv);		/* attach.c */
 int cmd_detach(int argc, char **argv);
 int cmd_enforce(int argc, char **argv);
 int cmd_audit(int argc, char **argv);

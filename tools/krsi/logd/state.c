@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the reader says of itself.  Its state file (KRSI_READER_STATE,
- * which reader.c reads for `krsi status`): its PID and start time, its
+ * which reader_state.c reads for `krsi status`): its PID and start time, its
  * stream's, when it last went round its loop (seconds of
  * CLOCK_BOOTTIME, every BEAT_MS: a reader stuck in a write or a wait
  * still runs, but says nothing new), and what holds records back.
