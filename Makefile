@@ -107,13 +107,13 @@ msg = @printf '  %-8s %s\n' $(1) $(2)
 endif
 
 # ccache keyed on paths relative to the checkout, so that another clone of
-# the project (CI's) hits the same cache entries.  Depend mode: a miss
-# takes its manifest from the compiler's own dependency file (kbuild's
-# -Wp,-MMD) instead of running the preprocessor a second time, which a
-# cold build, all misses, pays on every kernel object.
+# the project (CI's) hits the same cache entries.  Not in depend mode: it
+# keys an object on the compiler's dependency file, which does not name
+# what an assembler file's .incbin reads, so the kernel's second link
+# got the first build's security/krsi/boot_policies.o, without the boot
+# policies (the preprocessor mode sees the .incbin and does not cache).
 export CCACHE_BASEDIR := $(abspath .)
 export CCACHE_NOHASHDIR := 1
-export CCACHE_DEPEND := 1
 
 CFLAGS  := -std=c11 -Wall -Wextra -Werror -O2 -g0 -D_GNU_SOURCE \
 	   -isystem $(SYSROOT)/include -Itools/lib -Iprogs -I$(GEN)
