@@ -3,7 +3,8 @@
  * Host test of the audit reader's round and records
  * (tools/krsi/logd/batch.c and record.c), the stages between the rings
  * and the sinks: two rings built by hand as the kernel lays them out,
- * two sinks that fail on command, and every other stage a stand-in.
+ * three sinks that fail on command (as root's log, the users' logs and
+ * the stream), and every other stage a stand-in.
  *
  * The rule under test: a record leaves its ring (the consumer position
  * moves past it) only once every sink has flushed it; a record is
@@ -106,7 +107,7 @@ struct fake_sink {
 	size_t capacity;	/* lines it takes before it must be flushed */
 };
 
-static struct fake_sink fake_log = { .name = "log" }, fake_stream = { .name = "stream" };
+static struct fake_sink fake_log, fake_users, fake_stream;
 
 /* The step of a run (every room() and flush() of every sink), and the
  * one that fails, with what.
@@ -157,80 +158,54 @@ static int fake_flush(struct fake_sink *s)
 	return 0;
 }
 
-static void log_prepare(const struct event_view *v, void **dest)
+static void no_round(void)
 {
-	(void)v;
-	*dest = NULL;
 }
 
-static bool log_rotate(const struct event_view *v, size_t len, void *dest)
-{
-	(void)v;
-	(void)len;
-	(void)dest;
-	return false;
+/* Each fake is its own destination. */
+#define FAKE_SINK(NAME, FAKE)							\
+static void NAME##_prepare(const struct event_view *v, void **dest)		\
+{										\
+	(void)v;								\
+	*dest = &FAKE;								\
+}										\
+static bool NAME##_rotate(const struct event_view *v, size_t len, void *dest)	\
+{										\
+	(void)v;								\
+	(void)len;								\
+	(void)dest;								\
+	return false;								\
+}										\
+static int NAME##_room(size_t len, size_t keep, const struct origin_copy *copy,	\
+		       void *dest)						\
+{										\
+	(void)keep;								\
+	(void)copy;								\
+	return fake_room(dest, len);						\
+}										\
+static void NAME##_write(const struct event_view *v, const struct strbuf *line,	\
+			 struct origin_copy *copy, void *dest)			\
+{										\
+	(void)line;								\
+	(void)copy;								\
+	fake_write(dest, v);							\
+}										\
+static int NAME##_flush(void)							\
+{										\
+	return fake_flush(&FAKE);						\
+}										\
+const struct sink NAME##_sink = {						\
+	.round = no_round, .prepare = NAME##_prepare, .rotate = NAME##_rotate,	\
+	.room = NAME##_room, .write = NAME##_write, .flush = NAME##_flush,	\
 }
 
-static int log_room(size_t len, size_t keep, const struct origin_copy *copy, void *dest)
-{
-	(void)keep;
-	(void)copy;
-	(void)dest;
-	return fake_room(&fake_log, len);
-}
+FAKE_SINK(root_log, fake_log);
+FAKE_SINK(user_logs, fake_users);
+FAKE_SINK(stream, fake_stream);
 
-static void log_write(const struct event_view *v, const struct strbuf *line,
-		      struct origin_copy *copy, void *dest)
-{
-	(void)line;
-	(void)copy;
-	(void)dest;
-	fake_write(&fake_log, v);
-}
-
-static int log_flush(void)
-{
-	return fake_flush(&fake_log);
-}
-
-static int stream_room(size_t len, size_t keep, const struct origin_copy *copy, void *dest)
-{
-	(void)keep;
-	(void)copy;
-	(void)dest;
-	return fake_room(&fake_stream, len);
-}
-
-static void stream_write(const struct event_view *v, const struct strbuf *line,
-			 struct origin_copy *copy, void *dest)
-{
-	(void)line;
-	(void)copy;
-	(void)dest;
-	fake_write(&fake_stream, v);
-}
-
-static int stream_flush(void)
-{
-	return fake_flush(&fake_stream);
-}
-
-const struct sink logs_sink = {
-	.prepare = log_prepare, .rotate = log_rotate, .room = log_room,
-	.write = log_write, .flush = log_flush,
-};
-const struct sink stream_sink = {
-	.prepare = log_prepare, .rotate = log_rotate, .room = stream_room,
-	.write = stream_write, .flush = stream_flush,
-};
-
-bool logs_pending(void)
+bool root_log_pending(void)
 {
 	return fake_log.nr_pending;
-}
-
-void logs_round(void)
-{
 }
 
 /* ---- the other stages, stood in for ------------------------------------- */
@@ -287,7 +262,8 @@ static int given_back(const void *rec, size_t size, unsigned long pos, void *ctx
 		return 1;
 	memcpy(what, ev + 1, n);
 	what[n] = '\0';
-	if (!flushed_in(&fake_log, what) || !flushed_in(&fake_stream, what)) {
+	if (!flushed_in(&fake_log, what) || !flushed_in(&fake_users, what) ||
+	    !flushed_in(&fake_stream, what)) {
 		consume_violations++;
 		printf("# %s given back before every sink flushed it\n", what);
 	}
@@ -339,9 +315,9 @@ void log_kernel_lines(void)
 
 static void reset(size_t capacity)
 {
-	memset(&fake_log, 0, sizeof(fake_log));
-	memset(&fake_stream, 0, sizeof(fake_stream));
-	fake_log.capacity = fake_stream.capacity = capacity;
+	fake_log = (struct fake_sink){ .name = "root's log", .capacity = capacity };
+	fake_users = (struct fake_sink){ .name = "users' logs", .capacity = capacity };
+	fake_stream = (struct fake_sink){ .name = "stream", .capacity = capacity };
 	fill_rings();
 	step = 0;
 	consume_violations = 0;
@@ -355,7 +331,8 @@ static bool drained(void)
 	for (i = 0; i < NR_RINGS; i++)
 		if (hand[i].consumer != hand[i].producer)
 			return false;
-	return !fake_log.nr_pending && !fake_stream.nr_pending;
+	return !fake_log.nr_pending && !fake_users.nr_pending &&
+	       !fake_stream.nr_pending;
 }
 
 /* Rounds as the reader's loop runs them, until every record is given back. */
@@ -417,7 +394,8 @@ static bool whole(const struct fake_sink *s, char *why, size_t size)
 
 static bool run_is_whole(char *why, size_t size)
 {
-	return whole(&fake_log, why, size) && whole(&fake_stream, why, size);
+	return whole(&fake_log, why, size) && whole(&fake_users, why, size) &&
+	       whole(&fake_stream, why, size);
 }
 
 int main(void)
@@ -450,7 +428,7 @@ int main(void)
 
 	/* Root's log cannot be written: nothing leaves the rings. */
 	reset(MAX_LINES);
-	fail_step = 2 * NR_RECORDS;	/* the log's flush, after every room() */
+	fail_step = 3 * NR_RECORDS;	/* root's log's flush, after every room() */
 	fail_err = -EIO;
 	err = round_trip();
 	check(err == -EIO && hand[0].consumer == SIZE - 304 &&
@@ -466,7 +444,7 @@ int main(void)
 
 	/* The stream's flush fails: the rule is every sink's. */
 	reset(MAX_LINES);
-	fail_step = 2 * NR_RECORDS + 1;
+	fail_step = 3 * NR_RECORDS + 2;
 	fail_err = -EIO;
 	err = round_trip();
 	check(err == -EIO && hand[0].consumer == SIZE - 304,

@@ -149,7 +149,7 @@ int round_trip(void)
 	int err = 0, more = 0, e;
 
 	b.holding[0] = '\0';
-	if (logs_pending()) {
+	if (root_log_pending()) {
 		err = flush_then_consume();
 		if (err) {
 			hold_back("write " KRSI_LOG_DIR ": %s", errname(-err));
@@ -157,7 +157,7 @@ int round_trip(void)
 		}
 	}
 	b.nr = 0;
-	logs_round();
+	sinks_round();
 	log_kernel_lines();
 	quota = nr_rings() ? BATCH_MAX / nr_rings() : 0;
 	for (i = 0; i < nr_rings(); i++) {

@@ -47,7 +47,8 @@
  *
  * This file starts it, runs its loop and stops it; each stage of the
  * records' way is a file of its own (logd.h lists them): the sources,
- * the round, the records, and the two sinks, the logs and the stream.
+ * the round, the records, and the three sinks: root's log, the users'
+ * logs and the stream.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -132,7 +133,9 @@ static int reserve(void)
 	if (!err)
 		err = stream_reserve();
 	if (!err)
-		err = logs_reserve();
+		err = root_log_reserve();
+	if (!err)
+		err = user_logs_reserve();
 	return err;
 }
 
@@ -178,7 +181,9 @@ static int start(void)
 	/* Claimed first: protect_log lets no one else write the log. */
 	claim_all();
 	record_seq_from(next_seq());
-	err = logs_open();
+	err = root_log_open();
+	if (!err)
+		err = user_logs_open();
 	if (err) {
 		error(err, "logd: %s", KRSI_LOG_DIR);
 		return err;

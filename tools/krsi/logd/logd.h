@@ -14,7 +14,8 @@
  *			them: the reader's records about a ring's load
  *	record.c	a record's line and sequence number, into every sink;
  *			the reader's own records
- *	sink_log.c	root's log and each user's own, rotated
+ *	sink_log.c	root's log, rotated
+ *	sink_user_log.c	each user's own log, with the origin of their denials
  *	sink_stream.c	the sealed stream to the host: port, seal, heartbeat
  *	state.c		what the reader says of itself: its state file, and
  *			what holds records back
@@ -27,6 +28,7 @@
 
 #include <linux/types.h>
 
+#include "auditlog.h"
 #include "event_format.h"
 #include "krsi.h"
 #include "ringbuf.h"
@@ -104,10 +106,12 @@ void line_put(void);
 int buf_takes(struct strbuf *buf, size_t need);
 /*
  * Every sink writes what it took: 0 once each has, or has logged what it
- * could not (the stream); a negative errno while one still holds lines
- * (root's log), which must not leave their rings.
+ * could not (the users' logs, the stream); a negative errno while one
+ * still holds lines (root's log), which must not leave their rings.
  */
 int sinks_flush(void);
+/* A new round begins, for every sink. */
+void sinks_round(void);
 
 /*
  * A sink: where every record's line goes.  emit() asks each for room
@@ -116,6 +120,8 @@ int sinks_flush(void);
  * line goes (a user's log).
  */
 struct sink {
+	/* A new round: a rotation that fails is said once a round. */
+	void (*round)(void);
 	/* Once per record, before its line is made. */
 	void (*prepare)(const struct event_view *v, void **dest);
 	/*
@@ -136,14 +142,26 @@ struct sink {
 
 /* ---- sink_log.c ---- */
 
-extern const struct sink logs_sink;
-/* Open root's log and the users' folder: 0 or a negative errno. */
-int logs_open(void);
-int logs_reserve(void);
-/* A new round: a rotation that fails is said once a round. */
-void logs_round(void);
+extern const struct sink root_log_sink;
+/* Open root's log: 0 or a negative errno. */
+int root_log_open(void);
+int root_log_reserve(void);
 /* Does root's log hold lines not yet written? */
-bool logs_pending(void);
+bool root_log_pending(void);
+/*
+ * Begin @w's next segment if a line of @len bytes would not fit, and log
+ * that, as a record about @uid: true if it did.  A rotation that fails
+ * is logged once (*@failed, until the next round), and the line goes
+ * into the segment it was for.
+ */
+bool log_rotated(struct log_writer *w, size_t len, uid_t uid, bool *failed);
+
+/* ---- sink_user_log.c ---- */
+
+extern const struct sink user_logs_sink;
+/* Make the users' folder: 0 or a negative errno. */
+int user_logs_open(void);
+int user_logs_reserve(void);
 
 /* ---- sink_stream.c ---- */
 

@@ -21,7 +21,9 @@
 #define NESTED_LINES		2
 #define NESTED_LINE_BYTES	event_json_max(READER_WHAT_MAX)
 
-static const struct sink *const sinks[] = { &logs_sink, &stream_sink };
+static const struct sink *const sinks[] = {
+	&root_log_sink, &user_logs_sink, &stream_sink,
+};
 #define NR_SINKS	(sizeof(sinks) / sizeof(sinks[0]))
 
 static struct {
@@ -160,6 +162,14 @@ void emit_reader(const char *name, uid_t uid, const char *fmt, ...)
 	/* No room for it: counted, and said once there is (sinks_flush()). */
 	if (emit(&v, true, NULL, NULL))
 		rec.lost++;
+}
+
+void sinks_round(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_SINKS; i++)
+		sinks[i]->round();
 }
 
 /*

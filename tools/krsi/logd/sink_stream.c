@@ -297,6 +297,10 @@ void stream_describe(char *buf, size_t size)
 		snprintf(buf, size, "stream %s stopped %s", KRSI_STREAM_DEV, st.err);
 }
 
+static void stream_round(void)
+{
+}
+
 static void stream_prepare(const struct event_view *v, void **dest)
 {
 	(void)v;
@@ -341,6 +345,7 @@ static int stream_flush(void)
 }
 
 const struct sink stream_sink = {
+	.round = stream_round,
 	.prepare = stream_prepare,
 	.rotate = stream_rotate,
 	.room = stream_room,
