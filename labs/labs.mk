@@ -59,7 +59,7 @@ $(LAB_DIR)/$(1)/policies.h: $(GEN)/policies.h \
 $(LAB_DIR)/$(1)/krsi: $(LAB_DIR)/$(1)/policies.h $(BIN)/krsi
 	$$(call msg,CC,$$@)
 	$(Q)$(MUSLCC) -I$(LAB_DIR)/$(1) $(CFLAGS) -Itools/krsi \
-		$(wildcard tools/krsi/*.c) $(LIB_SRCS) $(LDFLAGS) -o $$@
+		$(KRSI_SRCS) $(LIB_SRCS) $(LDFLAGS) -o $$@
 
 $(LAB_DIR)/$(1).cpio.gz: $(LAB_DIR)/$(1)/krsi $(TEST_DIR)/initramfs.cpio.gz \
 		$(foreach c,$(3),labs/$(c)/check.sh) labs/lib/lab.sh $(LAB_HELPERS) \
