@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A round of the reader: what the rings hold, sorted by time, to the
- * sinks, then the counters; once every sink has it, the records leave
- * their rings (flush_then_consume(), the reader's one rule).  A record
+ * sinks, then the counters; once root's log has written them, the
+ * records leave their rings (flush_then_consume(), the reader's one
+ * rule).  A record
  * that was not logged goes back to its ring, and nothing more is taken
  * while records are held back: a record is logged once, and lost never
  * (a restarted reader may log one twice).
@@ -48,8 +49,10 @@ const char *batch_holding(void)
 
 /*
  * The reader's rule, in one place: the rings give back the space of what
- * every sink has written (or, for the stream, has said in the log that it
- * could not), and of nothing else.
+ * root's log has written, and of nothing else.  The users' logs and the
+ * stream never hold records back: a host that stops reading, or a
+ * user's full log, must not stop the log; what they could not take, root's
+ * log says (sinks_flush() returns root's log's error alone).
  */
 int flush_then_consume(void)
 {

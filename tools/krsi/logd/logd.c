@@ -10,11 +10,11 @@
  *	                                    user's own records, theirs to read)
  *	                                --> /dev/ttyS2, to the host (JSON lines)
  *
- * A record leaves its ring buffer only once every sink has it: root's
- * log has written it, and the stream has sent it or said in the log that
- * it could not (flush_then_consume(), batch.c): the consumer position
- * moves after the writes, never before, so a reader that dies loses
- * nothing (a restarted one may log a record twice).  What the policies
+ * A record leaves its ring buffer only once root's log has written it
+ * (flush_then_consume(), batch.c): the consumer position moves after the
+ * writes, never before, so a reader that dies loses nothing (a restarted
+ * one may log a record twice).  The users' logs and the stream never hold
+ * records back; what they could not take, root's log says.  What the policies
  * could not report (counters lost and refused, per user) is logged as
  * it grows.  The log is rotated into segments of a fixed size, the
  * oldest removed, each rotation a record of its own.

@@ -260,7 +260,7 @@ int batch_reserve(void);
 int round_trip(void);
 /* Why records were held back this round, or "". */
 const char *batch_holding(void);
-/* The reader's rule: the rings give up only what every sink took. */
+/* The reader's rule: the rings give up only what root's log wrote. */
 int flush_then_consume(void);
 
 /* ---- state.c ---- */

@@ -7,7 +7,9 @@
  * record goes there too, so that krsi why, which reads only the user's
  * log, can say who attached what denied them.  A copy is a convenience:
  * root's log has every record, so a user's log that cannot be written,
- * or a copy without memory, is said in root's log and holds nothing back.
+ * or a copy without memory, is said in root's log and holds nothing back:
+ * while a user's log cannot be written, the lines that do not fit in
+ * what it holds are not copied there, and how many is said once it can.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +28,8 @@
 struct user_log {
 	uid_t uid;
 	struct log_writer w;
+	int err;		/* its last write failed: the errno */
+	unsigned long skipped;	/* lines not copied since */
 };
 
 static struct {
@@ -54,7 +58,7 @@ int user_logs_reserve(void)
 }
 
 /* @uid's own log, opened (made) the first time: NULL when full. */
-static struct log_writer *user_log(uid_t uid)
+static struct user_log *user_log(uid_t uid)
 {
 	struct user_log *u = &ul.users[ul.nr_users];
 	char path[64];
@@ -65,7 +69,7 @@ static struct log_writer *user_log(uid_t uid)
 		return NULL;	/* root reads the whole log */
 	for (i = 0; i < ul.nr_users; i++)
 		if (ul.users[i].uid == uid)
-			return &ul.users[i].w;
+			return &ul.users[i];
 	if (ul.nr_users == MAX_USERS) {
 		if (!ul.full) {
 			ul.full = true;
@@ -85,7 +89,7 @@ static struct log_writer *user_log(uid_t uid)
 	log_give_room(&u->w, &ul.room[ul.nr_users]);
 	u->uid = uid;
 	ul.nr_users++;
-	return &u->w;
+	return u;
 }
 
 static void users_round(void)
@@ -103,18 +107,33 @@ static void users_prepare(const struct event_view *v, void **dest)
 
 static bool users_rotate(const struct event_view *v, size_t len, void *dest)
 {
-	return dest && log_rotated(dest, len, v->uid, &ul.rotate_failed);
+	struct user_log *u = dest;
+
+	return u && log_rotated(&u->w, len, v->uid, &ul.rotate_failed);
 }
 
-/* Room for the load's origin record too. */
+/* The bytes a line of @len takes in a user's log, its load's origin too. */
+static size_t user_line_bytes(size_t len, size_t keep,
+			      const struct origin_copy *copy)
+{
+	return len + keep + (copy ? copy->line.len : 0);
+}
+
+/*
+ * Room for the line and its load's origin record.  A log that cannot be
+ * written has none to give: its lines are not copied (users_write())
+ * rather than the rings held back.
+ */
 static int users_room(size_t len, size_t keep, const struct origin_copy *copy,
 		      void *dest)
 {
-	struct log_writer *mine = dest;
+	struct user_log *u = dest;
+	int err;
 
-	if (!mine)
+	if (!u)
 		return 0;
-	return buf_takes(&mine->pending, len + keep + (copy ? copy->line.len : 0));
+	err = buf_takes(&u->w.pending, user_line_bytes(len, keep, copy));
+	return err && u->err ? 0 : err;
 }
 
 /* Before a user's first denial by a load, the load's origin record. */
@@ -141,26 +160,48 @@ static void copy_origin(struct log_writer *mine, const struct event_view *v,
 static void users_write(const struct event_view *v, const struct strbuf *line,
 			struct origin_copy *copy, void *dest)
 {
-	struct log_writer *mine = dest;
+	struct user_log *u = dest;
 
-	if (!mine)
+	if (!u)
 		return;
-	copy_origin(mine, v, copy);
-	if (!log_append(mine, line->buf, line->len))
+	/* No allocation: a log that cannot be written skips what does not fit. */
+	if (sb_room(&u->w.pending) < user_line_bytes(line->len, 0, copy)) {
+		u->skipped++;
+		return;
+	}
+	copy_origin(&u->w, v, copy);
+	if (!log_append(&u->w, line->buf, line->len))
 		ul.copies_lost++;
 }
 
-/* Never holds records back: what it could not write is said in root's log. */
+/*
+ * Never holds records back: what it could not write is said in root's
+ * log, once when a user's log stops taking its lines, and once when it
+ * takes them again, with how many it missed.  A line cut by the failed
+ * write stays pending, and is finished first.
+ */
 static int users_flush(void)
 {
 	size_t i;
 	int err;
 
-	for (i = 0; i < ul.nr_users; i++)
-		if ((err = log_flush(&ul.users[i].w)))
-			emit_reader("error", ul.users[i].uid, "uid/%u/log.%lu: %s",
-				    (unsigned)ul.users[i].uid, ul.users[i].w.seg,
-				    errname(-err));
+	for (i = 0; i < ul.nr_users; i++) {
+		struct user_log *u = &ul.users[i];
+
+		err = log_flush(&u->w);
+		if (err && !u->err)
+			emit_reader("error", u->uid, "uid/%u/log.%lu: %s: the user's "
+				    "records are not copied there while it cannot be "
+				    "written (this log has them)", (unsigned)u->uid,
+				    u->w.seg, errname(-err));
+		else if (!err && u->err)
+			emit_reader("error", u->uid, "uid/%u/log.%lu written again: %lu "
+				    "records were not copied there (this log has them)",
+				    (unsigned)u->uid, u->w.seg, u->skipped);
+		if (!err)
+			u->skipped = 0;
+		u->err = err;
+	}
 	if (ul.copies_lost) {
 		emit_reader("error", 0, "no memory: %lu records not copied to "
 			    "their users' logs (they are in this one)",

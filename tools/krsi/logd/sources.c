@@ -491,17 +491,25 @@ void sources_count(bool now)
 	src.counted_ms = now_ms();
 }
 
-/* Forget the sources of policies that went, now that they are drained. */
+/*
+ * Forget the rings of policies that went once they are drained and
+ * given back, every record of theirs logged (a consume at the start of a
+ * round comes before that round drains them), and their load's counts
+ * logged too; and the counters of policies that went.
+ */
 static void drop_gone(void)
 {
 	size_t i, n = 0;
 
-	/* A gone load's counts first: kept until they are logged. */
-	for (i = 0; i < src.nr_rings; i++)
-		if (src.rings[i].gone && log_denials(&src.rings[i], src.rings[i].gone_why))
-			close_ring(&src.rings[i]);
+	for (i = 0; i < src.nr_rings; i++) {
+		struct ring *r = &src.rings[i];
+
+		if (r->gone && !ringbuf_unconsumed(&r->rb) &&
+		    log_denials(r, r->gone_why))
+			close_ring(r);
 		else
-			src.rings[n++] = src.rings[i];
+			src.rings[n++] = *r;
+	}
 	src.nr_rings = n;
 	for (i = n = 0; i < src.nr_counters; i++) {
 		if (src.counters[i].gone)
