@@ -11,7 +11,7 @@ check_fails "boot: the demo user cannot even look into /sys/fs/bpf" \
 	su demo -c 'ls /sys/fs/bpf'
 check "boot: kernel BTF present" test -s /sys/kernel/btf/vmlinux
 check "boot: mainline bpf LSM active" grep -qw bpf /sys/kernel/security/lsm
-check "boot: krsi-check finds everything" krsi-check
+check "boot: krsi-kernel-check finds everything" krsi-kernel-check
 check "boot: demo user exists" grep -q '^demo:x:1000:' /etc/passwd
 check "boot: ran as the test mode" grep -qw krsi.mode=test /proc/cmdline
 

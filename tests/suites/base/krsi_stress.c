@@ -163,7 +163,7 @@ int main(void)
 	memset(sh, 0, sizeof(*sh));
 	skel->bss->stress_ino = make_target(OPEN_FILE);
 	skel->bss->stress_map_ino = make_target(MAPPED_FILE);
-	check(copy_file("/usr/bin/krsi-check", EXEC_FILE) == 0 && !stat(EXEC_FILE, &st),
+	check(copy_file("/usr/bin/krsi-kernel-check", EXEC_FILE) == 0 && !stat(EXEC_FILE, &st),
 	      "copy an executable to %s", EXEC_FILE);
 	skel->bss->stress_exec_ino = st.st_ino;
 

@@ -217,7 +217,7 @@ static int dev_zero_exec(void)
 /* A program of the image, mapped private, written, then made executable. */
 static int written_file_pages(void)
 {
-	int fd = open("/usr/bin/krsi-check", O_RDONLY | O_CLOEXEC), err;
+	int fd = open("/usr/bin/krsi-kernel-check", O_RDONLY | O_CLOEXEC), err;
 	char *p;
 
 	if (fd < 0)

@@ -28,7 +28,7 @@ static int exec_memfd(void)
 	char *argv[] = { "memfd-prog", NULL }, *envp[] = { NULL };
 	char buf[65536];
 	int fd = syscall(SYS_memfd_create, "prog", 0);
-	int src = open("/usr/bin/krsi-check", O_RDONLY);
+	int src = open("/usr/bin/krsi-kernel-check", O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0 || src < 0)
@@ -225,7 +225,7 @@ int main(void)
 		  "no_tmp_exec: mmap(PROT_EXEC) of a file in /tmp");
 	check_err(map_exec(TMP_PROG, true), -EACCES,
 		  "no_tmp_exec: mprotect(PROT_EXEC) of a file in /tmp");
-	check_err(map_exec("/usr/bin/krsi-check", false), 0,
+	check_err(map_exec("/usr/bin/krsi-kernel-check", false), 0,
 		  "no_tmp_exec: mmap(PROT_EXEC) of a file of the root fs");
 
 	/* protect_secret */

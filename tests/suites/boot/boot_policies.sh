@@ -33,7 +33,7 @@ check "boot: krsi list names the policy of each program" \
 ldso=$(echo /lib/ld-musl-*.so.1)
 cp /usr/bin/krsi-hello /tmp/krsi-hello
 cp /usr/bin/krsi-hello /dev/shm/krsi-hello
-cp /usr/bin/krsi-check /tmp/static_prog
+cp /usr/bin/krsi-kernel-check /tmp/static_prog
 check "no_tmp_exec: a program of the root fs runs" /usr/bin/krsi-hello
 check "no_tmp_exec: through the loader too" "$ldso" /usr/bin/krsi-hello
 check_fails "no_tmp_exec: exec from /tmp denied" /tmp/static_prog
@@ -44,9 +44,9 @@ check_fails "no_tmp_exec: ld.so route denied (/lib/ld-musl /tmp/x)" \
 printf '#!/bin/sh\necho ran\n' >/tmp/script.sh
 chmod +x /tmp/script.sh
 check_fails "no_tmp_exec: a script in /tmp is not executed" /tmp/script.sh
-mkdir -p /home/demo/bin && cp /usr/bin/krsi-check /home/demo/bin/prog
+mkdir -p /home/demo/bin && cp /usr/bin/krsi-kernel-check /home/demo/bin/prog
 check_fails "no_tmp_exec: the demo user's home is not the image" as_demo /home/demo/bin/prog
-cp /usr/bin/krsi-check /run/prog
+cp /usr/bin/krsi-kernel-check /run/prog
 check_fails "no_tmp_exec: nor is /run" /run/prog
 check "no_tmp_exec: / is read-only" grep -q "^rootfs / rootfs ro" /proc/mounts
 check "no_tmp_exec: / is not writable by anyone" stat -c %a / | grep -qx 755
@@ -175,7 +175,7 @@ sleep 1
 ln -s /usr/bin/krsi-secret /tmp/innocent
 as_demo /tmp/innocent >/dev/null
 /usr/share/krsi/hello.sh >/dev/null
-(cd /usr/bin && ./krsi-check >/dev/null)
+(cd /usr/bin && ./krsi-kernel-check >/dev/null)
 wait $reader
 check "audit: the exec is reported as the file the kernel ran, with its arguments" \
 	grep -q "audit_exec allowed exec /bin/busybox: /bin/true audit-marker-arg" /tmp/events
@@ -186,7 +186,7 @@ check "audit: the record names the caller, not the name it ran under" \
 check "audit: a script is reported with its interpreter" \
 	grep -q "audit_exec allowed exec /usr/share/krsi/hello.sh (interpreter /bin/busybox): /bin/sh /usr/share/krsi/hello.sh" /tmp/events
 check "audit: a relative path is reported in full" \
-	grep -q "audit_exec allowed exec /usr/bin/krsi-check: ./krsi-check" /tmp/events
+	grep -q "audit_exec allowed exec /usr/bin/krsi-kernel-check: ./krsi-kernel-check" /tmp/events
 check_fails "audit: no record names the symlink as the program" \
 	grep -q "allowed exec /tmp/innocent" /tmp/events
 check "audit: the denial is reported with the policy's name" \

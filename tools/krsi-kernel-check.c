@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krsi-check: does the kernel we run on have what KRSI needs?
+ * krsi-kernel-check: does the kernel we run on have what KRSI needs?
  *
  * Prints the kernel release, the active LSMs, whether securityfs is mounted
  * and whether the kernel's BTF is there (CO-RE programs need it), then exits
  * 0 when all of them are in place and 1 when something is missing.
+ *
+ * It asks of the kernel alone, with no policy and no krsi tool: /init runs
+ * it, and it runs on any kernel.  `krsi doctor` asks of the running
+ * appliance (policies attached, the reader, the lock) instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +68,7 @@ int main(void)
 
 	err = read_text("/proc/mounts", mounts, sizeof(mounts));
 	if (err) {
-		fprintf(stderr, "krsi-check: /proc/mounts: %s\n", errname(err));
+		fprintf(stderr, "krsi-kernel-check: /proc/mounts: %s\n", errname(err));
 		return 1;
 	}
 	ok &= report("securityfs", mounts_have(mounts, SECURITYFS, "securityfs"),
