@@ -30,6 +30,7 @@ struct user_log {
 	struct log_writer w;
 	int err;		/* its last write failed: the errno */
 	unsigned long skipped;	/* lines not copied since */
+	bool rotate_failed;	/* this round */
 };
 
 static struct {
@@ -38,7 +39,6 @@ static struct {
 	/* Each user's log's memory, taken at start, given when it is opened. */
 	struct strbuf room[MAX_USERS];
 	bool full;		/* said once */
-	bool rotate_failed;	/* this round */
 	unsigned long copies_lost;	/* copies without memory */
 } ul;
 
@@ -92,9 +92,13 @@ static struct user_log *user_log(uid_t uid)
 	return u;
 }
 
+/* Each user's failed rotation is said once a round, apart from the others'. */
 static void users_round(void)
 {
-	ul.rotate_failed = false;
+	size_t i;
+
+	for (i = 0; i < ul.nr_users; i++)
+		ul.users[i].rotate_failed = false;
 }
 
 /* Opened once per record, before its line is made: a first record of a
@@ -109,7 +113,7 @@ static bool users_rotate(const struct event_view *v, size_t len, void *dest)
 {
 	struct user_log *u = dest;
 
-	return u && log_rotated(&u->w, len, v->uid, &ul.rotate_failed);
+	return u && log_rotated(&u->w, len, v->uid, &u->rotate_failed);
 }
 
 /* The bytes a line of @len takes in a user's log, its load's origin too. */
