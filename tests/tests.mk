@@ -176,7 +176,7 @@ $(SELFTESTS_KRSI): $(BUILD)/kernel-$(SELFTESTS_KERNEL).stamp $(LIBBPF_A) $(BPFTO
 # what the sessions type (tests/sessions/typed/).  /tests is flat: every
 # file by its name.
 HELPER_BINS := $(patsubst tests/%.c,$(TEST_DIR)/%,$(wildcard tests/helpers/*.c))
-COMMON_FILES := tests/lib/check.sh tests/lib/run-suite.sh \
+COMMON_FILES := tests/lib/check.sh tests/lib/routes.sh tests/lib/run-suite.sh \
 	tests/lib/test_progs.sh $(HELPER_BINS) $(wildcard tests/sessions/typed/*.sh)
 APPEND_IMAGE := tests/lib/append-image.sh $(BUILD)/gen_init_cpio
 
