@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A record's line and sequence number, into every sink (root's log and
+ * A record's line and sequence number, into every sink (root's log,
  * the users' logs, the stream to the host): a line gets its number only
- * once every sink has room for it, so that a number is used once, by
- * one line that every sink took.  And the reader's own records, made on
- * the stack with no allocation.
+ * once every sink has room for it, so that a number is used once, by one
+ * line that every sink was given (a user's log that cannot be written
+ * skips it, and root's log says so).  And the reader's own records, made
+ * on the stack with no allocation.
  */
 #include <errno.h>
 #include <stdarg.h>
