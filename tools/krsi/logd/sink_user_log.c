@@ -109,11 +109,15 @@ static void users_prepare(const struct event_view *v, void **dest)
 	*dest = user_log(v->uid);
 }
 
+/*
+ * Not while the log cannot be written: a rotation writes what is pending
+ * first, and would fail, and say so, on every round until it can.
+ */
 static bool users_rotate(const struct event_view *v, size_t len, void *dest)
 {
 	struct user_log *u = dest;
 
-	return u && log_rotated(&u->w, len, v->uid, &u->rotate_failed);
+	return u && !u->err && log_rotated(&u->w, len, v->uid, &u->rotate_failed);
 }
 
 /* The bytes a line of @len takes in a user's log, its load's origin too. */
