@@ -166,23 +166,12 @@ static int fake_flush(struct fake_sink *s)
 	return 0;
 }
 
-static void no_round(void)
-{
-}
-
 /* Each fake is its own destination. */
 #define FAKE_SINK(NAME, FAKE)							\
 static void NAME##_prepare(const struct event_view *v, void **dest)		\
 {										\
 	(void)v;								\
 	*dest = &FAKE;								\
-}										\
-static bool NAME##_rotate(const struct event_view *v, size_t len, void *dest)	\
-{										\
-	(void)v;								\
-	(void)len;								\
-	(void)dest;								\
-	return false;								\
 }										\
 static int NAME##_room(size_t len, size_t keep, const struct origin_copy *copy,	\
 		       void *dest)						\
@@ -203,8 +192,8 @@ static int NAME##_flush(void)							\
 	return fake_flush(&FAKE);						\
 }										\
 const struct sink NAME##_sink = {						\
-	.round = no_round, .prepare = NAME##_prepare, .rotate = NAME##_rotate,	\
-	.room = NAME##_room, .write = NAME##_write, .flush = NAME##_flush,	\
+	.prepare = NAME##_prepare, .room = NAME##_room, .write = NAME##_write,	\
+	.flush = NAME##_flush,							\
 }
 
 FAKE_SINK(root_log, fake_log);

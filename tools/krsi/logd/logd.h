@@ -53,6 +53,8 @@
 #define LINE_MAX_BYTES		event_json_max(KRSI_DATA_MAX)
 #define SEALED_EXTRA		128
 #define READER_ROOM		(16 << 10)
+/* The longest "what" of a record of the reader's own. */
+#define READER_WHAT_MAX		1024
 
 /* ---- logd.c: the command, and the reader's start, loop and stop ---- */
 
@@ -117,7 +119,8 @@ void sinks_round(void);
  * A sink: where every record's line goes.  emit() asks each for room
  * before the line gets its number, then gives it to each; flush()
  * writes what it took.  @dest is the sink's own, per record: where the
- * line goes (a user's log).
+ * line goes (a user's log), NULL for a sink without prepare().  round,
+ * prepare and rotate are for sinks that need them (NULL otherwise).
  */
 struct sink {
 	/* A new round: a rotation that fails is said once a round. */

@@ -15,10 +15,9 @@
 
 #include "logd.h"
 
-/* The longest "what" of a reader's record, and the lines of the records
- * made while one is being made (a rotation that a line needs).
+/* The lines of the records made while one is being made (a rotation
+ * that a line needs).
  */
-#define READER_WHAT_MAX		1024
 #define NESTED_LINES		2
 #define NESTED_LINE_BYTES	event_json_max(READER_WHAT_MAX)
 
@@ -103,7 +102,8 @@ int emit(struct event_view *v, bool own, struct origin_copy *copy,
 	int err = 0;
 
 	for (i = 0; i < NR_SINKS; i++)
-		sinks[i]->prepare(v, &dest[i]);
+		if (sinks[i]->prepare)
+			sinks[i]->prepare(v, &dest[i]);
 	line = line_get();
 	if (!line)
 		return -ENOMEM;
@@ -115,7 +115,8 @@ int emit(struct event_view *v, bool own, struct origin_copy *copy,
 		sb_putc(line, '\n');
 		again = false;
 		for (i = 0; i < NR_SINKS && !again; i++)
-			again = sinks[i]->rotate(v, line->len, dest[i]);
+			again = sinks[i]->rotate &&
+				sinks[i]->rotate(v, line->len, dest[i]);
 	} while (again);
 	if (line->failed)
 		err = -ENOMEM;
@@ -170,7 +171,8 @@ void sinks_round(void)
 	size_t i;
 
 	for (i = 0; i < NR_SINKS; i++)
-		sinks[i]->round();
+		if (sinks[i]->round)
+			sinks[i]->round();
 }
 
 /*

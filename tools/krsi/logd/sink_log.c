@@ -83,12 +83,6 @@ static void root_round(void)
 	root.rotate_failed = false;
 }
 
-static void root_prepare(const struct event_view *v, void **dest)
-{
-	(void)v;
-	*dest = NULL;
-}
-
 static bool root_rotate(const struct event_view *v, size_t len, void *dest)
 {
 	(void)v;
@@ -121,7 +115,6 @@ static int root_flush(void)
 
 const struct sink root_log_sink = {
 	.round = root_round,
-	.prepare = root_prepare,
 	.rotate = root_rotate,
 	.room = root_room,
 	.write = root_write,

@@ -38,7 +38,6 @@
 #define DRAIN_MS		5000
 /* Room for four lines, sealed, and READER_ROOM more. */
 #define STREAM_ROOM		(4 * (LINE_MAX_BYTES + SEALED_EXTRA) + READER_ROOM)
-#define READER_WHAT_MAX		1024
 
 static struct {
 	int port;		/* the port, or -1 */
@@ -297,24 +296,6 @@ void stream_describe(char *buf, size_t size)
 		snprintf(buf, size, "stream %s stopped %s", KRSI_STREAM_DEV, st.err);
 }
 
-static void stream_round(void)
-{
-}
-
-static void stream_prepare(const struct event_view *v, void **dest)
-{
-	(void)v;
-	*dest = NULL;
-}
-
-static bool stream_rotate(const struct event_view *v, size_t len, void *dest)
-{
-	(void)v;
-	(void)len;
-	(void)dest;
-	return false;
-}
-
 static int stream_room(size_t len, size_t keep, const struct origin_copy *copy,
 		       void *dest)
 {
@@ -345,9 +326,6 @@ static int stream_flush(void)
 }
 
 const struct sink stream_sink = {
-	.round = stream_round,
-	.prepare = stream_prepare,
-	.rotate = stream_rotate,
 	.room = stream_room,
 	.write = stream_take,
 	.flush = stream_flush,

@@ -105,13 +105,20 @@ bool rescan_due(void)
 	return now_ms() - src.scanned_ms >= RESCAN_MS;
 }
 
+/* Add @fd to the epoll set the reader waits on: 0 or an errno. */
+static int watch(int fd)
+{
+	return epoll_ctl(src.epoll, EPOLL_CTL_ADD, fd,
+			 &(struct epoll_event){ .events = EPOLLIN }) ? errno : 0;
+}
+
 bool sources_watch(int fd, const char *what)
 {
-	if (!epoll_ctl(src.epoll, EPOLL_CTL_ADD, fd,
-		       &(struct epoll_event){ .events = EPOLLIN }))
-		return true;
-	emit_reader("error", 0, "epoll %s: %s", what, errname(errno));
-	return false;
+	int err = watch(fd);
+
+	if (err)
+		emit_reader("error", 0, "epoll %s: %s", what, errname(err));
+	return !err;
 }
 
 /* Not at all if @now; else RESCAN_MS, or COUNTERS_MS once locked. */
@@ -140,7 +147,7 @@ static int map_id(int fd, __u32 *type, __u32 *max_entries, __u32 *id)
 static int add_ring(const struct policy *p, int fd, size_t size)
 {
 	struct ring *r, *grown;
-	int err;
+	int err, werr;
 
 	grown = realloc(src.rings, (src.nr_rings + 1) * sizeof(*src.rings));
 	if (!grown)
@@ -157,10 +164,10 @@ static int add_ring(const struct policy *p, int fd, size_t size)
 	 * epoll watches used up, fs.epoll.max_user_watches), its records
 	 * wait at most a round, a second once locked.
 	 */
-	if (epoll_ctl(src.epoll, EPOLL_CTL_ADD, fd,
-		      &(struct epoll_event){ .events = EPOLLIN }))
+	werr = watch(fd);
+	if (werr)
 		emit_reader("error", 0, "epoll %s: %s: its records are read every "
-			    "round, not the moment they come", p->name, errname(errno));
+			    "round, not the moment they come", p->name, errname(werr));
 	src.nr_rings++;
 	return 0;
 }
